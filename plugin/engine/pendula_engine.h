@@ -151,7 +151,8 @@ typedef struct {
 	double theta[PENDULA_MAX_BODIES];  /* wrapped to [-pi, pi) */
 	double omega[PENDULA_MAX_BODIES];
 	double tip_x, tip_y;               /* metres, relative to the pivot */
-	double energy;                     /* normalised */
+	double tip_x_norm, tip_y_norm;     /* double: divided by l1 + l2 (the tip_x/tip_y outputs) */
+	double energy;                     /* normalised (the energy output) */
 	double pivot_x, pivot_y;           /* Gamma(t), metres */
 	double t;                          /* simulated time of this frame */
 } pendula_frame;
