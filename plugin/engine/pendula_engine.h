@@ -71,8 +71,12 @@ typedef struct {
 	double force_x_amp, force_y_amp;    /* Delta Omega^2 */
 	double omega_x, omega_y;            /* rad/s */
 	double energy_min, energy_range;    /* U_min, max(U_max - U_min, 1e-6) */
+	double pivot_x_amp, pivot_y_amp;    /* Delta_x, Delta_y */
+	int forced;                         /* any pivot forcing at all */
+	double tip_b, tip_c;                /* double: l1, l2 */
 	double tip_scale;                   /* 1 / (l1 + l2) for the double pendulum */
 	int has_tip;
+	double h_params;                    /* largest step these settings allow, s */
 	double rate_bound;                  /* stiffness estimate used to pick the step, 1/s */
 	double inv_r_diag_max[PENDULA_MAX_BODIES]; /* bound on diag(R^-1) over all angles */
 } pendula_system;
