@@ -392,27 +392,34 @@ static inline void gravity_force(const pendula_system *sys, const trig_cache *tc
 		f[k] = sys->lever[k] * (gx * tc->c[k] + gy * tc->s[k]);
 }
 
-void pendula_accel(const pendula_system *sys, const double *theta,
-                   const double *omega, double phase_x, double phase_y,
-                   double *accel)
+static inline void accel_at(const pendula_system *sys, const trig_cache *tc,
+                            const double *omega, double gx, double gy,
+                            double *accel, const int n)
 {
-	const int n = sys->n;
-	trig_cache tc;
-	double gx, gy, rhs[PENDULA_MAX_BODIES], inv[PENDULA_MAX_BODIES];
-	trig_fill(sys, theta, &tc, n);
-	effective_gravity(sys, phase_x, phase_y, &gx, &gy);
-	gravity_force(sys, &tc, gx, gy, rhs, n);
+	double rhs[PENDULA_MAX_BODIES], inv[PENDULA_MAX_BODIES];
+	gravity_force(sys, tc, gx, gy, rhs, n);
 	/* R thddot = dT/dth - Rdot thdot - dU/dth + F:
 	 *   row 1: - sum a_k S_k thdot_k^2,  row k: + a_k S_k thdot_1^2 */
 	for (int k = 0; k < n; ++k)
 		rhs[k] += sys->sigma[k] - sys->lambda[k] * omega[k];
 	for (int k = 1; k < n; ++k) {
-		const double as = sys->a[k] * tc.sk[k];
+		const double as = sys->a[k] * tc->sk[k];
 		rhs[0] -= as * omega[k] * omega[k];
 		rhs[k] += as * omega[0] * omega[0];
 	}
 	inverse_diag(sys, 0.0, inv, n);
-	arrow_solve(sys, &tc, sys->r11, inv, rhs, accel, n);
+	arrow_solve(sys, tc, sys->r11, inv, rhs, accel, n);
+}
+
+void pendula_accel(const pendula_system *sys, const double *theta,
+                   const double *omega, double phase_x, double phase_y,
+                   double *accel)
+{
+	trig_cache tc;
+	double gx, gy;
+	trig_fill(sys, theta, &tc, sys->n);
+	effective_gravity(sys, phase_x, phase_y, &gx, &gy);
+	accel_at(sys, &tc, omega, gx, gy, accel, sys->n);
 }
 
 static inline double energy_at(const pendula_system *sys, const trig_cache *tc,
@@ -634,7 +641,16 @@ int pendula_step_midpoint(const pendula_system *sys, pendula_state *s, double h)
 /* The audio-rate engine                                                    */
 
 /* Output channels of the interpolant. */
-enum { CH_THETA = 0, CH_TIP_X = PENDULA_MAX_BODIES, CH_TIP_Y, CH_ENERGY, N_CH };
+enum {
+	CH_THETA = 0,
+	CH_TIP_X = PENDULA_MAX_BODIES,
+	CH_TIP_Y,
+	CH_ENERGY,
+	CH_OMEGA, /* angular velocities: interpolated on their own (value and
+	           * acceleration at both ends), for the double-precision API */
+	N_CH = CH_OMEGA + PENDULA_MAX_BODIES,
+	N_OUT_CH = CH_OMEGA /* the channels run() writes */
+};
 
 struct pendula_engine {
 	double sample_rate;
@@ -655,7 +671,7 @@ struct pendula_engine {
 	uint32_t idx;
 	double step_phase_x, step_phase_y; /* forcing phases at the step start */
 	double poly[N_CH][4];   /* Hermite interpolant in u, per channel */
-	float fpoly[N_CH][4];   /* the same in output units (angles / pi), for run() */
+	float fpoly[N_OUT_CH][4];   /* the same in output units (angles / pi), for run() */
 	int restarting;
 	double end_val[N_CH], end_der[N_CH]; /* values, d/dt at the step end */
 	int phase_request[2];
@@ -703,10 +719,15 @@ static void measure(pendula_engine *e, double *val, double *der)
 	} else {
 		val[CH_TIP_X] = val[CH_TIP_Y] = der[CH_TIP_X] = der[CH_TIP_Y] = 0.0;
 	}
-	double gx, gy;
+	double gx, gy, acc[PENDULA_MAX_BODIES];
 	effective_gravity(sys, e->st.phase_x, e->st.phase_y, &gx, &gy);
 	val[CH_ENERGY] = pendula_energy_normalised(sys, energy_at(sys, &tc, e->omega, n));
 	der[CH_ENERGY] = power_at(sys, &tc, e->omega, gx, gy, n) / sys->energy_range;
+	accel_at(sys, &tc, e->omega, gx, gy, acc, n);
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		val[CH_OMEGA + k] = k < n ? e->omega[k] : 0.0;
+		der[CH_OMEGA + k] = k < n ? acc[k] : 0.0;
+	}
 }
 
 /* Step level for the current settings and energy, with hysteresis. */
@@ -808,6 +829,8 @@ static void next_step(pendula_engine *e)
 		for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 			start_val[CH_THETA + k] = k < e->sys.n ? e->st.theta[k] : 0.0;
 			start_der[CH_THETA + k] = k < e->sys.n ? e->omega[k] : 0.0;
+			start_val[CH_OMEGA + k] = k < e->sys.n ? e->omega[k] : 0.0;
+			start_der[CH_OMEGA + k] = 0.0;
 		}
 	}
 
@@ -825,7 +848,12 @@ static void next_step(pendula_engine *e)
 
 	e->stats.iterations += (uint64_t)composition(&e->sys, &e->st, e->h, &e->pred);
 	e->stats.steps++;
-
+	/* A damped motion decays towards zero; keep it out of the subnormal
+	 * range, where arithmetic is slow (STYLE.md 6). */
+	for (int k = 0; k < e->sys.n; ++k) {
+		e->st.theta[k] = flush(e->st.theta[k]);
+		e->st.p[k] = flush(e->st.p[k]);
+	}
 	measure(e, e->end_val, e->end_der);
 	int finite = 1;
 	for (int ch = 0; ch < N_CH; ++ch)
@@ -850,6 +878,8 @@ static void next_step(pendula_engine *e)
 	for (int ch = 0; ch < N_CH; ++ch) {
 		hermite(e->poly[ch], start_val[ch], start_der[ch], e->end_val[ch],
 		        e->end_der[ch], e->h);
+	}
+	for (int ch = 0; ch < N_OUT_CH; ++ch) {
 		const double scale = ch < CH_TIP_X ? 1.0 / PI : 1.0;
 		for (int i = 0; i < 4; ++i)
 			e->fpoly[ch][i] = (float)(e->poly[ch][i] * scale);
@@ -895,6 +925,11 @@ pendula_engine *pendula_engine_new(double sample_rate, const pendula_params *p)
 	memset(&e->stats, 0, sizeof(e->stats));
 	fill_frame(e, &e->last);
 	return e;
+}
+
+unsigned long pendula_engine_size(void)
+{
+	return (unsigned long)sizeof(pendula_engine);
 }
 
 void pendula_engine_free(pendula_engine *e)
@@ -957,11 +992,6 @@ static inline double poly_eval(const double *c, double u)
 	return c[0] + u * (c[1] + u * (c[2] + u * c[3]));
 }
 
-static inline double poly_deriv(const double *c, double u)
-{
-	return c[1] + u * (2.0 * c[2] + u * 3.0 * c[3]);
-}
-
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
  * interpolant already in units of pi.  Within a step an angle moves by far
  * less than pi (the step size keeps h |w| small) and the step starts
@@ -1021,10 +1051,9 @@ static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
 static void fill_frame(const pendula_engine *e, pendula_frame *f)
 {
 	const double u = frame_u(e);
-	const double inv_h = 1.0 / e->h;
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		f->theta[k] = wrap_angle(poly_eval(e->poly[CH_THETA + k], u));
-		f->omega[k] = poly_deriv(e->poly[CH_THETA + k], u) * inv_h;
+		f->omega[k] = poly_eval(e->poly[CH_OMEGA + k], u);
 	}
 	f->tip_x_norm = poly_eval(e->poly[CH_TIP_X], u);
 	f->tip_y_norm = poly_eval(e->poly[CH_TIP_Y], u);

@@ -129,6 +129,8 @@ typedef struct pendula_engine pendula_engine;
 /* Allocates once (a few kB).  NULL on failure. */
 pendula_engine *pendula_engine_new(double sample_rate, const pendula_params *p);
 void pendula_engine_free(pendula_engine *e);
+/* Bytes allocated by pendula_engine_new (the whole state of an instance). */
+unsigned long pendula_engine_size(void);
 
 /* New settings; they act from the next integration step on, keeping theta
  * and omega continuous.  Real-time safe, bounded cost. */

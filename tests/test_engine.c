@@ -1,0 +1,1227 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Physics tests of the Pendula engine (CUnit).
+ *
+ * Ground truth never comes from the engine's own output: every reference is
+ * computed here from the equations of PHYSICS.md with code of its own
+ * (positions-based potential, mass matrix from the note's formulas, finite
+ * differences, a Jacobi eigen-solver, an RK4 of the linearised equation).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "pendula_engine.h"
+#include "ports.h"
+
+#include <CUnit/Basic.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+#define DEG (PI / 180.0)
+#define NB PENDULA_MAX_BODIES
+
+/* ------------------------------------------------------------------------ */
+/* Reference model, written from PHYSICS.md independently of the engine.    */
+
+typedef struct {
+	int n;
+	double g;
+	double m[NB], c[NB], ig[NB], b[NB], beta[NB]; /* body 1: c = c1, ig = I_G1 */
+	double lambda[NB], sigma[NB];
+	double dx, wx, dy, wy; /* pivot: amplitude, angular frequency */
+} ref_model;
+
+static ref_model ref_from_params(const pendula_params *p)
+{
+	ref_model r;
+	memset(&r, 0, sizeof(r));
+	r.g = p->gravity;
+	if (p->model == PENDULA_MODEL_DOUBLE) {
+		r.n = 2;
+		r.m[0] = p->m[0];
+		r.c[0] = p->l[0];
+		r.m[1] = p->m[1];
+		r.b[1] = p->l[0];
+		r.c[1] = p->l[1];
+	} else {
+		r.n = p->n_bodies;
+		for (int k = 0; k < r.n; ++k) {
+			r.m[k] = p->m[k];
+			r.c[k] = p->c[k];
+			r.ig[k] = p->inertia[k];
+			r.b[k] = p->b[k];
+			r.beta[k] = p->beta[k];
+		}
+	}
+	for (int k = 0; k < r.n; ++k) {
+		r.lambda[k] = p->lambda[k];
+		r.sigma[k] = p->sigma[k];
+	}
+	r.dx = p->pivot_x_amp;
+	r.wx = 2 * PI * p->pivot_x_freq;
+	r.dy = p->pivot_y_amp;
+	r.wy = 2 * PI * p->pivot_y_freq;
+	return r;
+}
+
+/* Centres of mass relative to the pivot, from the geometry of SPEC.md. */
+static void ref_positions(const ref_model *r, const double *th, double *x, double *y)
+{
+	x[0] = r->c[0] * sin(th[0]);
+	y[0] = -r->c[0] * cos(th[0]);
+	for (int k = 1; k < r->n; ++k) {
+		const double ox = r->b[k] * sin(th[0] + r->beta[k]);
+		const double oy = -r->b[k] * cos(th[0] + r->beta[k]);
+		x[k] = ox + r->c[k] * sin(th[k]);
+		y[k] = oy - r->c[k] * cos(th[k]);
+	}
+}
+
+/* Potential in a uniform field: gravity -g y plus the pseudo-force -m Gamma''. */
+static double ref_potential(const ref_model *r, const double *th, double acc_x, double acc_y)
+{
+	double x[NB], y[NB], u = 0.0;
+	ref_positions(r, th, x, y);
+	for (int k = 0; k < r->n; ++k)
+		u += r->m[k] * ((r->g + acc_y) * y[k] + acc_x * x[k]);
+	return u;
+}
+
+/* Mass matrix of PHYSICS.md, model B. */
+static void ref_mass_matrix(const ref_model *r, const double *th, double R[NB][NB])
+{
+	memset(R, 0, sizeof(double) * NB * NB);
+	R[0][0] = r->ig[0] + r->m[0] * r->c[0] * r->c[0];
+	for (int k = 1; k < r->n; ++k) {
+		R[0][0] += r->m[k] * r->b[k] * r->b[k];
+		R[0][k] = R[k][0] = r->m[k] * r->b[k] * r->c[k] * cos(th[0] + r->beta[k] - th[k]);
+		R[k][k] = r->ig[k] + r->m[k] * r->c[k] * r->c[k];
+	}
+}
+
+static double ref_energy(const ref_model *r, const double *th, const double *w)
+{
+	double R[NB][NB], t = 0.0;
+	ref_mass_matrix(r, th, R);
+	for (int i = 0; i < r->n; ++i)
+		for (int j = 0; j < r->n; ++j)
+			t += 0.5 * w[i] * R[i][j] * w[j];
+	return t + ref_potential(r, th, 0.0, 0.0);
+}
+
+static void pivot_accel(const ref_model *r, double t, double *ax, double *ay)
+{
+	/* Gamma = (dx sin wx t, dy cos wy t) */
+	*ax = -r->dx * r->wx * r->wx * sin(r->wx * t);
+	*ay = -r->dy * r->wy * r->wy * cos(r->wy * t);
+}
+
+/* Generalised force of the forcing: Q = -dV/dth, V = sum m (G''x x + G''y y). */
+static void ref_forcing_q(const ref_model *r, const double *th, double t, double *q)
+{
+	double ax, ay;
+	pivot_accel(r, t, &ax, &ay);
+	const double e = 1e-6;
+	for (int i = 0; i < r->n; ++i) {
+		double tp[NB], tm[NB];
+		memcpy(tp, th, sizeof(tp));
+		memcpy(tm, th, sizeof(tm));
+		tp[i] += e;
+		tm[i] -= e;
+		const double vp = ref_potential(r, tp, ax, ay) - ref_potential(r, tp, 0, 0);
+		const double vm = ref_potential(r, tm, ax, ay) - ref_potential(r, tm, 0, 0);
+		q[i] = -(vp - vm) / (2 * e);
+	}
+}
+
+static double ref_power(const ref_model *r, const double *th, const double *w, double t)
+{
+	double q[NB], pw = 0.0;
+	ref_forcing_q(r, th, t, q);
+	for (int k = 0; k < r->n; ++k)
+		pw += (r->sigma[k] - r->lambda[k] * w[k] + q[k]) * w[k];
+	return pw;
+}
+
+/* Gaussian elimination with partial pivoting, n <= NB. */
+static void solve(int n, double A[NB][NB], double *b, double *x)
+{
+	double M[NB][NB + 1];
+	for (int i = 0; i < n; ++i) {
+		for (int j = 0; j < n; ++j)
+			M[i][j] = A[i][j];
+		M[i][n] = b[i];
+	}
+	for (int c = 0; c < n; ++c) {
+		int p = c;
+		for (int i = c + 1; i < n; ++i)
+			if (fabs(M[i][c]) > fabs(M[p][c]))
+				p = i;
+		for (int j = 0; j <= n; ++j) {
+			double t = M[c][j];
+			M[c][j] = M[p][j];
+			M[p][j] = t;
+		}
+		for (int i = c + 1; i < n; ++i) {
+			const double f = M[i][c] / M[c][c];
+			for (int j = c; j <= n; ++j)
+				M[i][j] -= f * M[c][j];
+		}
+	}
+	for (int i = n - 1; i >= 0; --i) {
+		double s = M[i][n];
+		for (int j = i + 1; j < n; ++j)
+			s -= M[i][j] * x[j];
+		x[i] = s / M[i][i];
+	}
+}
+
+/* Accelerations from the Lagrange equations of PHYSICS.md, assembled with
+ * finite differences of R(theta) and U(theta):
+ *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
+static void ref_accel(const ref_model *r, const double *th, const double *w, double t,
+                      double *acc)
+{
+	const int n = r->n;
+	const double e = 1e-6;
+	double R[NB][NB], dR[NB][NB][NB], rhs[NB], q[NB];
+	ref_mass_matrix(r, th, R);
+	for (int i = 0; i < n; ++i) {
+		double tp[NB], tm[NB], Rp[NB][NB], Rm[NB][NB];
+		memcpy(tp, th, sizeof(tp));
+		memcpy(tm, th, sizeof(tm));
+		tp[i] += e;
+		tm[i] -= e;
+		ref_mass_matrix(r, tp, Rp);
+		ref_mass_matrix(r, tm, Rm);
+		for (int a = 0; a < n; ++a)
+			for (int b = 0; b < n; ++b)
+				dR[i][a][b] = (Rp[a][b] - Rm[a][b]) / (2 * e);
+		const double up = ref_potential(r, tp, 0, 0), um = ref_potential(r, tm, 0, 0);
+		rhs[i] = -(up - um) / (2 * e);
+	}
+	ref_forcing_q(r, th, t, q);
+	for (int i = 0; i < n; ++i) {
+		double half = 0.0, rdot = 0.0;
+		for (int a = 0; a < n; ++a)
+			for (int b = 0; b < n; ++b)
+				half += 0.5 * w[a] * dR[i][a][b] * w[b];
+		for (int j = 0; j < n; ++j)
+			for (int k = 0; k < n; ++k)
+				rdot += dR[k][i][j] * w[k] * w[j];
+		rhs[i] += half - rdot + r->sigma[i] - r->lambda[i] * w[i] + q[i];
+	}
+	solve(n, R, rhs, acc);
+}
+
+/* Equilibrium (minimum of U) by Newton's method on the finite-difference
+ * gradient, from the given start. */
+static void ref_hessian(const ref_model *r, const double *th, double K[NB][NB])
+{
+	const double e = 1e-4;
+	for (int i = 0; i < r->n; ++i)
+		for (int j = 0; j < r->n; ++j) {
+			double a[NB], b[NB], c[NB], d[NB];
+			memcpy(a, th, sizeof(a));
+			memcpy(b, th, sizeof(b));
+			memcpy(c, th, sizeof(c));
+			memcpy(d, th, sizeof(d));
+			a[i] += e; a[j] += e;
+			b[i] += e; b[j] -= e;
+			c[i] -= e; c[j] += e;
+			d[i] -= e; d[j] -= e;
+			K[i][j] = (ref_potential(r, a, 0, 0) - ref_potential(r, b, 0, 0) -
+			           ref_potential(r, c, 0, 0) + ref_potential(r, d, 0, 0)) / (4 * e * e);
+		}
+}
+
+static void ref_equilibrium(const ref_model *r, double *th)
+{
+	for (int it = 0; it < 50; ++it) {
+		double grad[NB], K[NB][NB], step[NB];
+		const double e = 1e-6;
+		for (int i = 0; i < r->n; ++i) {
+			double tp[NB], tm[NB];
+			memcpy(tp, th, sizeof(tp));
+			memcpy(tm, th, sizeof(tm));
+			tp[i] += e;
+			tm[i] -= e;
+			grad[i] = (ref_potential(r, tp, 0, 0) - ref_potential(r, tm, 0, 0)) / (2 * e);
+		}
+		ref_hessian(r, th, K);
+		solve(r->n, K, grad, step);
+		for (int i = 0; i < r->n; ++i)
+			th[i] -= step[i];
+	}
+}
+
+/* Generalised symmetric eigenproblem K v = w2 R v by Cholesky + Jacobi. */
+static void gen_eigen(int n, double R[NB][NB], double K[NB][NB], double *w2, double V[NB][NB])
+{
+	double L[NB][NB] = {{0}}, Li[NB][NB] = {{0}}, A[NB][NB], Q[NB][NB] = {{0}};
+	for (int i = 0; i < n; ++i)
+		for (int j = 0; j <= i; ++j) {
+			double s = R[i][j];
+			for (int k = 0; k < j; ++k)
+				s -= L[i][k] * L[j][k];
+			L[i][j] = i == j ? sqrt(s) : s / L[j][j];
+		}
+	for (int c = 0; c < n; ++c) /* inverse of L by forward substitution */
+		for (int i = 0; i < n; ++i) {
+			double s = i == c ? 1.0 : 0.0;
+			for (int k = 0; k < i; ++k)
+				s -= L[i][k] * Li[k][c];
+			Li[i][c] = s / L[i][i];
+		}
+	for (int i = 0; i < n; ++i) /* A = Li K Li^T */
+		for (int j = 0; j < n; ++j) {
+			double s = 0.0;
+			for (int a = 0; a < n; ++a)
+				for (int b = 0; b < n; ++b)
+					s += Li[i][a] * K[a][b] * Li[j][b];
+			A[i][j] = s;
+		}
+	for (int i = 0; i < n; ++i)
+		Q[i][i] = 1.0;
+	for (int sweep = 0; sweep < 100; ++sweep) {
+		double off = 0.0;
+		for (int p = 0; p < n; ++p)
+			for (int q = p + 1; q < n; ++q)
+				off += A[p][q] * A[p][q];
+		if (off < 1e-30)
+			break;
+		for (int p = 0; p < n; ++p)
+			for (int q = p + 1; q < n; ++q) {
+				if (fabs(A[p][q]) < 1e-300)
+					continue;
+				const double th = 0.5 * atan2(2 * A[p][q], A[q][q] - A[p][p]);
+				const double c = cos(th), s = sin(th);
+				for (int k = 0; k < n; ++k) {
+					const double akp = A[k][p], akq = A[k][q];
+					A[k][p] = c * akp - s * akq;
+					A[k][q] = s * akp + c * akq;
+				}
+				for (int k = 0; k < n; ++k) {
+					const double apk = A[p][k], aqk = A[q][k];
+					A[p][k] = c * apk - s * aqk;
+					A[q][k] = s * apk + c * aqk;
+				}
+				for (int k = 0; k < n; ++k) {
+					const double qkp = Q[k][p], qkq = Q[k][q];
+					Q[k][p] = c * qkp - s * qkq;
+					Q[k][q] = s * qkp + c * qkq;
+				}
+			}
+	}
+	for (int m = 0; m < n; ++m) {
+		w2[m] = A[m][m];
+		for (int i = 0; i < n; ++i) { /* v = Li^T y */
+			double s = 0.0;
+			for (int k = 0; k < n; ++k)
+				s += Li[k][i] * Q[k][m];
+			V[i][m] = s;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                  */
+
+static pendula_params double_params(double m1, double m2, double l1, double l2)
+{
+	pendula_params p;
+	pendula_params_default(&p, PENDULA_MODEL_DOUBLE);
+	p.m[0] = m1;
+	p.m[1] = m2;
+	p.l[0] = l1;
+	p.l[1] = l2;
+	return p;
+}
+
+static pendula_params parallel_params(int n)
+{
+	pendula_params p;
+	pendula_params_default(&p, PENDULA_MODEL_PARALLEL);
+	p.n_bodies = n;
+	return p;
+}
+
+/* Frequency (Hz) of x(t) from its upward zero crossings, interpolated. */
+typedef struct {
+	double prev_x, prev_t, first, last;
+	int count, started;
+} crossings;
+
+static void crossings_add(crossings *c, double t, double x)
+{
+	if (c->started && c->prev_x < 0.0 && x >= 0.0) {
+		const double tc = c->prev_t + (t - c->prev_t) * (-c->prev_x) / (x - c->prev_x);
+		if (c->count == 0)
+			c->first = tc;
+		c->last = tc;
+		c->count++;
+	}
+	c->prev_x = x;
+	c->prev_t = t;
+	c->started = 1;
+}
+
+static double crossings_freq(const crossings *c)
+{
+	return c->count > 1 ? (c->count - 1) / (c->last - c->first) : 0.0;
+}
+
+/* Starts the engine in normal mode m of (R, K) at the equilibrium th_eq and
+ * measures the mode's frequency from the coordinate that moves the most. */
+static void check_modes(pendula_params p, const char *what)
+{
+	ref_model r = ref_from_params(&p);
+	double th_eq[NB] = {0}, R[NB][NB], K[NB][NB], w2[NB], V[NB][NB];
+	ref_equilibrium(&r, th_eq);
+	ref_mass_matrix(&r, th_eq, R);
+	ref_hessian(&r, th_eq, K);
+	gen_eigen(r.n, R, K, w2, V);
+	for (int m = 0; m < r.n; ++m) {
+		int big = 0;
+		for (int i = 1; i < r.n; ++i)
+			if (fabs(V[i][m]) > fabs(V[big][m]))
+				big = i;
+		const double amp = 1e-3 / fabs(V[big][m]);
+		for (int i = 0; i < r.n; ++i)
+			p.theta_init[i] = th_eq[i] + amp * V[i][m];
+		const double f_expect = sqrt(w2[m]) / (2 * PI);
+		const double sr = 48000.0;
+		pendula_engine *e = pendula_engine_new(sr, &p);
+		crossings c = {0};
+		const long frames = (long)(sr * 40.0 / f_expect); /* 40 periods */
+		for (long i = 0; i < frames; ++i) {
+			pendula_frame f;
+			pendula_engine_tick(e, &f);
+			crossings_add(&c, f.t, f.theta[big] - th_eq[big]);
+		}
+		pendula_engine_free(e);
+		const double f_meas = crossings_freq(&c);
+		const double rel = fabs(f_meas / f_expect - 1.0);
+		printf("  %s mode %d: expected %.6f Hz, measured %.6f Hz, rel. error %.2e\n",
+		       what, m + 1, f_expect, f_meas, rel);
+		CU_ASSERT(rel < 1e-4);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                    */
+
+static void test_defaults_match_port_table(void)
+{
+	for (int v = 0; v < PENDULA_N_VARIANTS; v += 2) {
+		const int parallel = v == PENDULA_VARIANT_PARALLEL;
+		pendula_params p;
+		pendula_params_default(&p, parallel ? PENDULA_MODEL_PARALLEL : PENDULA_MODEL_DOUBLE);
+#define EQ(id, value, scale) \
+	CU_ASSERT_DOUBLE_EQUAL(pendula_port_default((pendula_variant)v, id) * (scale), value, 1e-6)
+		EQ(P_TIME_SCALE, p.time_scale, 1);
+		EQ(P_GRAVITY, p.gravity, 1);
+		EQ(P_M1, p.m[0], 1);
+		EQ(P_M2, p.m[1], 1);
+		EQ(P_THETA1_INIT, p.theta_init[0], DEG);
+		EQ(P_THETA2_INIT, p.theta_init[1], DEG);
+		if (parallel) {
+			EQ(P_N_BODIES, p.n_bodies, 1);
+			EQ(P_M3, p.m[2], 1);
+			EQ(P_M4, p.m[3], 1);
+			EQ(P_C1, p.c[0], 1);
+			EQ(P_C2, p.c[1], 1);
+			EQ(P_C3, p.c[2], 1);
+			EQ(P_C4, p.c[3], 1);
+			EQ(P_INERTIA1, p.inertia[0], 1);
+			EQ(P_INERTIA2, p.inertia[1], 1);
+			EQ(P_INERTIA3, p.inertia[2], 1);
+			EQ(P_INERTIA4, p.inertia[3], 1);
+			EQ(P_B2, p.b[1], 1);
+			EQ(P_B3, p.b[2], 1);
+			EQ(P_B4, p.b[3], 1);
+			EQ(P_BETA2, p.beta[1], DEG);
+			EQ(P_BETA3, p.beta[2], DEG);
+			EQ(P_BETA4, p.beta[3], DEG);
+			EQ(P_THETA3_INIT, p.theta_init[2], DEG);
+			EQ(P_THETA4_INIT, p.theta_init[3], DEG);
+		} else {
+			EQ(P_L1, p.l[0], 1);
+			EQ(P_L2, p.l[1], 1);
+		}
+#undef EQ
+	}
+}
+
+static void test_modes_double_equal(void)
+{
+	/* PHYSICS.md: m1 = m2, l1 = l2 = l: w^2 = (2 -+ sqrt 2) g / l.  Check the
+	 * reference eigen-solver against that closed form too. */
+	pendula_params p = double_params(1, 1, 0.5, 0.5);
+	ref_model r = ref_from_params(&p);
+	double th0[NB] = {0}, R[NB][NB], K[NB][NB], w2[NB], V[NB][NB];
+	ref_mass_matrix(&r, th0, R);
+	ref_hessian(&r, th0, K);
+	gen_eigen(2, R, K, w2, V);
+	const double lo = fmin(w2[0], w2[1]), hi = fmax(w2[0], w2[1]);
+	CU_ASSERT_DOUBLE_EQUAL(lo, (2 - sqrt(2)) * 9.81 / 0.5, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(hi, (2 + sqrt(2)) * 9.81 / 0.5, 1e-6);
+	check_modes(p, "double m1=m2 l1=l2");
+}
+
+static void test_modes_double_unequal(void)
+{
+	check_modes(double_params(2.0, 0.3, 1.3, 0.6), "double unequal");
+}
+
+static void test_modes_parallel(void)
+{
+	pendula_params p = parallel_params(1);
+	/* N = 1: w^2 = m1 c1 g / (I_G1 + m1 c1^2) */
+	check_modes(p, "parallel N=1");
+	ref_model r = ref_from_params(&p);
+	const double w2 = r.m[0] * r.c[0] * r.g / (r.ig[0] + r.m[0] * r.c[0] * r.c[0]);
+	printf("  (N=1 closed form: %.6f Hz)\n", sqrt(w2) / (2 * PI));
+	/* N = 2 with beta = 0 and N = 3 with nonzero beta (the equilibrium of
+	 * body 1 is then tilted). */
+	p = parallel_params(2);
+	p.beta[1] = 0.0;
+	check_modes(p, "parallel N=2 beta=0");
+	p = parallel_params(3);
+	p.beta[1] = 70 * DEG;
+	p.beta[2] = -20 * DEG;
+	p.b[2] = 0.15;
+	ref_model r3 = ref_from_params(&p);
+	double th_eq[NB] = {0};
+	ref_equilibrium(&r3, th_eq);
+	printf("  N=3 equilibrium: theta1 = %.4f rad\n", th_eq[0]);
+	CU_ASSERT(fabs(th_eq[0]) > 0.05); /* the case really is tilted */
+	check_modes(p, "parallel N=3 beta!=0");
+}
+
+/* Energy of the engine's frame computed by the reference formulas. */
+static double frame_energy(const ref_model *r, const pendula_frame *f)
+{
+	return ref_energy(r, f->theta, f->omega);
+}
+
+static void check_conservation(pendula_params p, const char *what)
+{
+	const ref_model r = ref_from_params(&p);
+	pendula_engine *e = pendula_engine_new(48000.0, &p);
+	double emin = DBL_MAX, emax = -DBL_MAX, nmin = DBL_MAX, nmax = -DBL_MAX;
+	pendula_frame f;
+	for (long i = 0; i < 10000000; ++i) {
+		pendula_engine_tick(e, &f);
+		nmin = fmin(nmin, f.energy);
+		nmax = fmax(nmax, f.energy);
+		if (i % 997 == 0) { /* the reference energy, from theta and omega */
+			const double en = frame_energy(&r, &f);
+			emin = fmin(emin, en);
+			emax = fmax(emax, en);
+		}
+	}
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	pendula_engine_free(e);
+	const double e0 = ref_energy(&r, p.theta_init, (double[NB]){0});
+	const double spread_norm = (nmax - nmin) / nmax;
+	const double spread_joule = (emax - emin) / fabs(e0);
+	printf("  %s: 10^7 frames, E0 = %.6f J, relative spread of E %.2e "
+	       "(normalised output %.2e), step %.3g ms\n",
+	       what, e0, spread_joule, spread_norm, st.step_size * 1e3);
+	CU_ASSERT(spread_norm < 1e-6);
+	CU_ASSERT(spread_joule < 1e-6);
+	CU_ASSERT(st.restarts == 0);
+}
+
+static void test_energy_conservation_double(void)
+{
+	check_conservation(double_params(1, 1, 1, 1), "double, chaotic default start");
+	pendula_params p = double_params(1, 1, 1, 1);
+	p.theta_init[0] = 2.0;
+	p.theta_init[1] = 2.0;
+	check_conservation(p, "double from (2, 2) rad");
+}
+
+static void test_energy_conservation_parallel(void)
+{
+	check_conservation(parallel_params(4), "parallel N=4 default");
+}
+
+/* dE/dt = sum (sigma - lambda w) w + w^T Q: integrate the reference power
+ * along the engine's trajectory and compare with the change of the
+ * reference energy. */
+static void check_budget(pendula_params p, double seconds, const char *what)
+{
+	const ref_model r = ref_from_params(&p);
+	const double sr = 48000.0;
+	pendula_engine *e = pendula_engine_new(sr, &p);
+	pendula_frame f;
+	pendula_engine_tick(e, &f);
+	const double e_start = frame_energy(&r, &f);
+	double work = 0.0, prev_power = ref_power(&r, f.theta, f.omega, f.t), prev_t = f.t;
+	double max_dev = 0.0, scale = 0.0;
+	const long frames = (long)(seconds * sr);
+	for (long i = 1; i < frames; ++i) {
+		pendula_engine_tick(e, &f);
+		const double pw = ref_power(&r, f.theta, f.omega, f.t);
+		work += 0.5 * (pw + prev_power) * (f.t - prev_t);
+		prev_power = pw;
+		prev_t = f.t;
+		const double change = frame_energy(&r, &f) - e_start;
+		max_dev = fmax(max_dev, fabs(change - work));
+		scale = fmax(scale, fabs(work));
+	}
+	pendula_engine_free(e);
+	printf("  %s: |work| up to %.4f J, max |dE - work| = %.2e J (%.1e relative)\n", what,
+	       scale, max_dev, max_dev / scale);
+	CU_ASSERT(scale > 0.1);            /* the budget is not trivially zero */
+	CU_ASSERT(max_dev < 1e-5 * scale); /* trapezoid at 48 kHz + integrator */
+}
+
+static void test_energy_budget(void)
+{
+	pendula_params p = double_params(1, 1, 1, 1);
+	p.lambda[0] = 0.3;
+	p.lambda[1] = 0.1;
+	check_budget(p, 10.0, "double, damping");
+	p = double_params(1, 0.5, 1, 0.7);
+	p.sigma[0] = 2.0;
+	p.sigma[1] = -1.0;
+	p.lambda[1] = 0.2;
+	check_budget(p, 10.0, "double, torque + damping");
+	p = double_params(1, 1, 1, 1);
+	p.pivot_x_amp = 0.05;
+	p.pivot_x_freq = 3.0;
+	p.pivot_y_amp = 0.02;
+	p.pivot_y_freq = 7.0;
+	check_budget(p, 10.0, "double, pivot forcing");
+	p = parallel_params(4);
+	p.lambda[0] = 0.05;
+	p.lambda[2] = 0.01;
+	p.sigma[1] = 0.05;
+	p.pivot_y_amp = 0.02;
+	p.pivot_y_freq = 5.0;
+	check_budget(p, 10.0, "parallel N=4, all effects");
+}
+
+/* Kapitza: upright with Dy^2 Wy^2 > 2 g I_O1 / (m1 c1), falls below. */
+static double kapitza_run(double freq)
+{
+	pendula_params p = parallel_params(1);
+	p.m[0] = 1.0;
+	p.c[0] = 0.2;
+	p.inertia[0] = 0.001;
+	p.pivot_y_amp = 0.01;
+	p.pivot_y_freq = freq;
+	p.theta_init[0] = PI - 0.2;
+	pendula_engine *e = pendula_engine_new(48000.0, &p);
+	double worst = 0.0;
+	for (long i = 0; i < 30 * 48000; ++i) {
+		pendula_frame f;
+		pendula_engine_tick(e, &f);
+		const double off = fabs(fabs(f.theta[0]) - PI); /* distance from upright */
+		worst = fmax(worst, off);
+	}
+	pendula_engine_free(e);
+	return worst;
+}
+
+static void test_kapitza(void)
+{
+	const double i_o1 = 0.001 + 1.0 * 0.2 * 0.2, g = 9.81, d = 0.01;
+	const double w_threshold = sqrt(2 * g * i_o1 / (1.0 * 0.2)) / d;
+	const double f_threshold = w_threshold / (2 * PI);
+	const double above = kapitza_run(2.0 * f_threshold);
+	const double below = kapitza_run(0.6 * f_threshold);
+	printf("  threshold %.2f Hz; at 2x: worst |theta - pi| = %.3f rad; at 0.6x: %.3f rad\n",
+	       f_threshold, above, below);
+	CU_ASSERT(above < 0.5);
+	CU_ASSERT(below > 0.5);
+}
+
+/* Floquet growth rate of th'' + w0^2 (1 - eps cos W t) th = 0 over one
+ * period, by RK4 of the linear equation (independent of the engine). */
+static double mathieu_floquet(double w0, double eps, double W)
+{
+	const double T = 2 * PI / W;
+	const int n = 20000;
+	const double h = T / n;
+	double M[2][2];
+	for (int col = 0; col < 2; ++col) {
+		double x = col == 0 ? 1 : 0, v = col == 1 ? 1 : 0, t = 0;
+#define ACC(tt, xx) (-w0 * w0 * (1 - eps * cos(W * (tt))) * (xx))
+		for (int i = 0; i < n; ++i) {
+			const double k1x = v, k1v = ACC(t, x);
+			const double k2x = v + 0.5 * h * k1v, k2v = ACC(t + 0.5 * h, x + 0.5 * h * k1x);
+			const double k3x = v + 0.5 * h * k2v, k3v = ACC(t + 0.5 * h, x + 0.5 * h * k2x);
+			const double k4x = v + h * k3v, k4v = ACC(t + h, x + h * k3x);
+			x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+			v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+			t += h;
+		}
+#undef ACC
+		M[0][col] = x;
+		M[1][col] = v;
+	}
+	const double tr = M[0][0] + M[1][1], det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+	const double disc = tr * tr / 4 - det;
+	const double lam = fabs(tr) / 2 + (disc > 0 ? sqrt(disc) : 0);
+	return log(lam) / T;
+}
+
+static void test_mathieu(void)
+{
+	pendula_params p = parallel_params(1);
+	p.m[0] = 1.0;
+	p.c[0] = 0.25;
+	p.inertia[0] = 0.001;
+	const double i_o1 = 0.001 + 0.25 * 0.25, g = 9.81;
+	const double w0 = sqrt(0.25 * g / i_o1);
+	const double W = 2 * w0, eps = 0.1;
+	p.pivot_y_freq = W / (2 * PI);
+	p.pivot_y_amp = eps * g / (W * W);
+	p.theta_init[0] = 1e-4;
+	const double mu_theory = eps * w0 / 4;
+	const double mu_floquet = mathieu_floquet(w0, eps, W);
+	/* Fit log of the half-period peaks of |theta| against time. */
+	pendula_engine *e = pendula_engine_new(48000.0, &p);
+	const double half = PI / w0;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, peak = 0, window_start = 0;
+	int npk = 0;
+	const double seconds = 25.0;
+	for (long i = 0; i < (long)(seconds * 48000); ++i) {
+		pendula_frame f;
+		pendula_engine_tick(e, &f);
+		peak = fmax(peak, fabs(f.theta[0]));
+		if (f.t - window_start >= half) {
+			if (f.t > 3.0) { /* after the transient of the start */
+				const double tc = window_start + 0.5 * half;
+				sx += tc;
+				sy += log(peak);
+				sxx += tc * tc;
+				sxy += tc * log(peak);
+				++npk;
+			}
+			peak = 0;
+			window_start = f.t;
+		}
+	}
+	pendula_engine_free(e);
+	const double mu = (npk * sxy - sx * sy) / (npk * sxx - sx * sx);
+	printf("  w0 = %.4f rad/s, eps = %.2f: growth rate measured %.5f /s, theory eps w0/4 "
+	       "= %.5f, Floquet (RK4 of the linear equation) = %.5f\n",
+	       w0, eps, mu, mu_theory, mu_floquet);
+	CU_ASSERT(fabs(mu / mu_theory - 1) < 0.05);
+	CU_ASSERT(fabs(mu / mu_floquet - 1) < 0.02);
+}
+
+static void test_parallel_reproduces_double(void)
+{
+	const double m1 = 1.3, m2 = 0.7, l1 = 0.9, l2 = 0.6;
+	pendula_params a = double_params(m1, m2, l1, l2);
+	a.lambda[1] = 0.01;
+	a.sigma[0] = 0.1;
+	a.pivot_x_amp = 0.03;
+	a.pivot_x_freq = 2.0;
+	pendula_params b = parallel_params(2);
+	b.m[0] = m1;
+	b.c[0] = l1;
+	b.inertia[0] = 0.0; /* point masses */
+	b.m[1] = m2;
+	b.b[1] = l1;
+	b.beta[1] = 0.0;
+	b.c[1] = l2;
+	b.inertia[1] = 0.0;
+	memcpy(b.lambda, a.lambda, sizeof(a.lambda));
+	memcpy(b.sigma, a.sigma, sizeof(a.sigma));
+	b.pivot_x_amp = a.pivot_x_amp;
+	b.pivot_x_freq = a.pivot_x_freq;
+	memcpy(b.theta_init, a.theta_init, sizeof(a.theta_init));
+	pendula_engine *ea = pendula_engine_new(48000.0, &a), *eb = pendula_engine_new(48000.0, &b);
+	double worst = 0.0, energy_diff = 0.0;
+	for (long i = 0; i < 3 * 48000; ++i) {
+		pendula_frame fa, fb;
+		pendula_engine_tick(ea, &fa);
+		pendula_engine_tick(eb, &fb);
+		for (int k = 0; k < 2; ++k) {
+			double d = fabs(fa.theta[k] - fb.theta[k]);
+			d = fmin(d, 2 * PI - d);
+			worst = fmax(worst, d);
+		}
+		energy_diff = fmax(energy_diff, fabs(fa.energy - fb.energy));
+	}
+	pendula_engine_free(ea);
+	pendula_engine_free(eb);
+	printf("  max |theta_A - theta_B| over 3 s = %.2e rad, energy %.2e\n", worst, energy_diff);
+	CU_ASSERT(worst < 1e-8);
+	CU_ASSERT(energy_diff < 1e-8);
+}
+
+static double rand_in(double lo, double hi)
+{
+	return lo + (hi - lo) * (rand() / (double)RAND_MAX);
+}
+
+static void test_accelerations_independent(void)
+{
+	srand(12345);
+	double worst_a = 0.0, worst_b = 0.0;
+	for (int trial = 0; trial < 200; ++trial) {
+		/* Model A, closed form of PHYSICS.md (no damping, torque, forcing) */
+		pendula_params p = double_params(rand_in(0.1, 5), rand_in(0.1, 5), rand_in(0.1, 3),
+		                                 rand_in(0.1, 3));
+		pendula_system sys;
+		pendula_system_init(&sys, &p);
+		const double t1 = rand_in(-PI, PI), t2 = rand_in(-PI, PI);
+		const double w1 = rand_in(-5, 5), w2 = rand_in(-5, 5);
+		const double g = p.gravity, l1 = p.l[0], l2 = p.l[1];
+		const double mu = (p.m[0] + p.m[1]) / p.m[1], C = cos(t1 - t2), S = sin(t1 - t2);
+		const double a1 = (g * (sin(t2) * C - mu * sin(t1)) - (l1 * w1 * w1 * C + l2 * w2 * w2) * S) /
+		                  (l1 * (mu - C * C));
+		const double a2 = (g * mu * (C * sin(t1) - sin(t2)) + (mu * l1 * w1 * w1 + l2 * w2 * w2 * C) * S) /
+		                  (l2 * (mu - C * C));
+		double acc[NB];
+		pendula_accel(&sys, (double[NB]){t1, t2}, (double[NB]){w1, w2}, 0, 0, acc);
+		worst_a = fmax(worst_a, fmax(fabs(acc[0] - a1), fabs(acc[1] - a2)) /
+		                            (1 + fabs(a1) + fabs(a2)));
+
+		/* Model B with everything on, against the assembled linear system */
+		pendula_params q = parallel_params(1 + trial % 4);
+		for (int k = 0; k < NB; ++k) {
+			q.m[k] = rand_in(0.05, 3);
+			q.c[k] = rand_in(0, 1);
+			q.inertia[k] = rand_in(1e-3, 0.5);
+			q.b[k] = rand_in(0, 1);
+			q.beta[k] = rand_in(-PI, PI);
+			q.lambda[k] = rand_in(0, 2);
+			q.sigma[k] = rand_in(-2, 2);
+		}
+		q.pivot_x_amp = rand_in(0, 0.3);
+		q.pivot_x_freq = rand_in(0, 20);
+		q.pivot_y_amp = rand_in(0, 0.3);
+		q.pivot_y_freq = rand_in(0, 20);
+		pendula_system_init(&sys, &q);
+		const ref_model r = ref_from_params(&q);
+		double th[NB], w[NB], ref[NB];
+		for (int k = 0; k < NB; ++k) {
+			th[k] = rand_in(-PI, PI);
+			w[k] = rand_in(-4, 4);
+		}
+		const double t = rand_in(0, 10);
+		pendula_accel(&sys, th, w, r.wx * t, r.wy * t, acc);
+		ref_accel(&r, th, w, t, ref);
+		double scale = 1.0;
+		for (int k = 0; k < r.n; ++k)
+			scale += fabs(ref[k]);
+		for (int k = 0; k < r.n; ++k)
+			worst_b = fmax(worst_b, fabs(acc[k] - ref[k]) / scale);
+	}
+	printf("  max relative difference: model A closed form %.2e, model B assembled %.2e\n",
+	       worst_a, worst_b);
+	CU_ASSERT(worst_a < 1e-12);
+	CU_ASSERT(worst_b < 1e-6); /* finite differences in the reference */
+}
+
+/* Jacobian of the step map (theta, p) -> (theta', p') by central differences. */
+static void step_jacobian(const pendula_system *sys, const pendula_state *s0, double h,
+                          int (*step)(const pendula_system *, pendula_state *, double),
+                          double J[2 * NB][2 * NB])
+{
+	const int n = sys->n;
+	const double eps = 1e-6;
+	for (int j = 0; j < 2 * n; ++j) {
+		pendula_state sp = *s0, sm = *s0;
+		double *xp = j < n ? &sp.theta[j] : &sp.p[j - n];
+		double *xm = j < n ? &sm.theta[j] : &sm.p[j - n];
+		*xp += eps;
+		*xm -= eps;
+		step(sys, &sp, h);
+		step(sys, &sm, h);
+		for (int i = 0; i < 2 * n; ++i) {
+			const double yp = i < n ? sp.theta[i] : sp.p[i - n];
+			const double ym = i < n ? sm.theta[i] : sm.p[i - n];
+			J[i][j] = (yp - ym) / (2 * eps);
+		}
+	}
+}
+
+static double symplectic_defect(const pendula_system *sys, const pendula_state *s0, double h,
+                                int (*step)(const pendula_system *, pendula_state *, double))
+{
+	const int n = sys->n;
+	double J[2 * NB][2 * NB], worst = 0.0;
+	step_jacobian(sys, s0, h, step, J);
+	/* J^T Omega J - Omega, Omega = [[0, I], [-I, 0]] */
+	for (int a = 0; a < 2 * n; ++a)
+		for (int b = 0; b < 2 * n; ++b) {
+			double s = 0.0;
+			for (int i = 0; i < n; ++i)
+				s += J[i][a] * J[n + i][b] - J[n + i][a] * J[i][b];
+			const double omega = (a < n && b == a + n) ? 1.0 : (b < n && a == b + n) ? -1.0 : 0.0;
+			worst = fmax(worst, fabs(s - omega));
+		}
+	return worst;
+}
+
+static void test_symplectic(void)
+{
+	pendula_params pa = double_params(1, 1, 1, 1);
+	pendula_params pb = parallel_params(3);
+	pb.beta[1] = 0.7;
+	const pendula_params *cases[2] = {&pa, &pb};
+	for (int c = 0; c < 2; ++c) {
+		pendula_system sys;
+		pendula_system_init(&sys, cases[c]);
+		pendula_state s = {{2.0, -1.0, 0.5, 0}, {0.3, -0.2, 0.1, 0}, 0, 0, 0};
+		const double d4 = symplectic_defect(&sys, &s, 1e-3, pendula_step);
+		const double d2 = symplectic_defect(&sys, &s, 1e-3, pendula_step_midpoint);
+		/* with damping, the map contracts phase space: not symplectic */
+		pendula_params damped = *cases[c];
+		damped.lambda[0] = 0.5;
+		pendula_system dsys;
+		pendula_system_init(&dsys, &damped);
+		const double dd = symplectic_defect(&dsys, &s, 1e-3, pendula_step);
+		printf("  %s: max |J^T Omega J - Omega| = %.2e (composition), %.2e (midpoint); "
+		       "damped %.2e\n",
+		       c ? "parallel N=3" : "double", d4, d2, dd);
+		CU_ASSERT(d4 < 1e-8);
+		CU_ASSERT(d2 < 1e-8);
+		CU_ASSERT(dd > 1e-5);
+	}
+}
+
+static void test_time_reversible(void)
+{
+	pendula_params p = parallel_params(4);
+	pendula_system sys;
+	pendula_system_init(&sys, &p);
+	pendula_state s0 = {{2.0, -1.0, 0.5, 3.0}, {0.3, -0.2, 0.1, 0.05}, 0, 0, 0}, s = s0;
+	for (int i = 0; i < 100; ++i)
+		pendula_step(&sys, &s, 1e-3);
+	for (int i = 0; i < 100; ++i)
+		pendula_step(&sys, &s, -1e-3);
+	double worst = 0.0;
+	for (int k = 0; k < 4; ++k)
+		worst = fmax(worst, fmax(fabs(s.theta[k] - s0.theta[k]), fabs(s.p[k] - s0.p[k])));
+	printf("  100 steps forward and back: max deviation %.2e\n", worst);
+	CU_ASSERT(worst < 1e-11);
+}
+
+static void test_order(void)
+{
+	/* Global error after a fixed time against a 16x finer run: order 4
+	 * means the error falls 16-fold when h halves. */
+	pendula_params p = double_params(1, 1, 1, 1);
+	pendula_system sys;
+	pendula_system_init(&sys, &p);
+	const pendula_state s0 = {{2.0, 2.0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0};
+	const double T = 1.0;
+	double err[2];
+	pendula_state ref = s0;
+	for (int i = 0; i < 16 * 256; ++i)
+		pendula_step(&sys, &ref, T / (16 * 256));
+	for (int r = 0; r < 2; ++r) {
+		const int n = r == 0 ? 64 : 128;
+		pendula_state s = s0;
+		for (int i = 0; i < n; ++i)
+			pendula_step(&sys, &s, T / n);
+		err[r] = fabs(s.theta[0] - ref.theta[0]) + fabs(s.theta[1] - ref.theta[1]);
+	}
+	const double ratio = err[0] / err[1];
+	printf("  error at h = T/64: %.3e, at T/128: %.3e, ratio %.2f (order %.2f)\n", err[0],
+	       err[1], ratio, log2(ratio));
+	CU_ASSERT(ratio > 12 && ratio < 20);
+}
+
+static void render(pendula_engine *e, long frames, const unsigned *blocks, int nblocks,
+                   float *out)
+{
+	float scratch[5][8192];
+	long done = 0;
+	int bi = 0;
+	while (done < frames) {
+		uint32_t n = blocks[bi++ % nblocks];
+		if (n > frames - done)
+			n = (uint32_t)(frames - done);
+		pendula_outputs o = {{scratch[0], scratch[1], scratch[2], NULL}, scratch[3], NULL,
+		                     scratch[4]};
+		pendula_engine_run(e, n, &o);
+		for (uint32_t i = 0; i < n; ++i)
+			for (int c = 0; c < 5; ++c)
+				out[(done + i) * 5 + c] = scratch[c][i];
+		done += n;
+	}
+}
+
+static void test_block_size_independent(void)
+{
+	for (int model = 0; model < 2; ++model) {
+		pendula_params p;
+		pendula_params_default(&p, (pendula_model)model);
+		p.pivot_x_amp = 0.05; /* forcing too, so the phase bookkeeping counts */
+		p.pivot_x_freq = 3.0;
+		const long frames = 3 * 48000;
+		float *a = malloc(sizeof(float) * 5 * frames), *b = malloc(sizeof(float) * 5 * frames),
+		      *c = malloc(sizeof(float) * 5 * frames);
+		unsigned fixed[1] = {256}, one[1] = {1}, random_blocks[64];
+		srand(7);
+		for (int i = 0; i < 64; ++i)
+			random_blocks[i] = (i % 5 == 0) ? 0 : (unsigned)(rand() % 3000);
+		pendula_engine *e1 = pendula_engine_new(48000, &p), *e2 = pendula_engine_new(48000, &p),
+		               *e3 = pendula_engine_new(48000, &p);
+		render(e1, frames, fixed, 1, a);
+		render(e2, frames, random_blocks, 64, b);
+		render(e3, frames, one, 1, c);
+		CU_ASSERT(memcmp(a, b, sizeof(float) * 5 * frames) == 0);
+		CU_ASSERT(memcmp(a, c, sizeof(float) * 5 * frames) == 0);
+		/* and a reset reproduces the start exactly */
+		pendula_engine_reset(e1);
+		render(e1, frames, fixed, 1, b);
+		CU_ASSERT(memcmp(a, b, sizeof(float) * 5 * frames) == 0);
+		/* frame 0 shows the initial state */
+		CU_ASSERT_DOUBLE_EQUAL(a[0] * PI, p.theta_init[0], 1e-6);
+		CU_ASSERT_DOUBLE_EQUAL(a[1] * PI, p.theta_init[1], 1e-6);
+		pendula_engine_free(e1);
+		pendula_engine_free(e2);
+		pendula_engine_free(e3);
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+
+static void test_sample_rate_independent(void)
+{
+	/* A regular motion (small swing) compared at t = 0.02 s multiples, which
+	 * are whole frames at every rate. */
+	const double rates[5] = {22050, 44100, 48000, 96000, 192000};
+	const int points = 100; /* 2 s */
+	double th[5][100][2];
+	pendula_params p = double_params(1, 1, 1, 1);
+	p.theta_init[0] = 20 * DEG;
+	p.theta_init[1] = -10 * DEG;
+	for (int r = 0; r < 5; ++r) {
+		pendula_engine *e = pendula_engine_new(rates[r], &p);
+		const long every = (long)(rates[r] * 0.02);
+		for (long i = 0; i < every * points; ++i) {
+			pendula_frame f;
+			pendula_engine_tick(e, &f);
+			if (i % every == 0) {
+				th[r][i / every][0] = f.theta[0];
+				th[r][i / every][1] = f.theta[1];
+			}
+		}
+		pendula_engine_free(e);
+	}
+	double worst = 0.0;
+	for (int r = 1; r < 5; ++r)
+		for (int i = 0; i < points; ++i)
+			for (int k = 0; k < 2; ++k)
+				worst = fmax(worst, fabs(th[r][i][k] - th[0][i][k]));
+	printf("  max angle difference across 22.05..192 kHz over 2 s: %.2e rad\n", worst);
+	CU_ASSERT(worst < 1e-4);
+}
+
+static void test_smooth_and_continuous(void)
+{
+	/* No steps at step or block boundaries, nor when parameters change:
+	 * successive frames differ by about omega dt, and omega stays
+	 * continuous across a change of masses and lengths. */
+	pendula_params p = double_params(1, 1, 1, 1);
+	const double sr = 48000, dt = 1 / sr;
+	pendula_engine *e = pendula_engine_new(sr, &p);
+	pendula_frame prev, f;
+	pendula_engine_tick(e, &prev);
+	double worst = 0.0, worst_w = 0.0;
+	for (long i = 1; i < 4 * 48000; ++i) {
+		if (i % 12000 == 0) { /* change the physics while it swings */
+			p.m[1] = p.m[1] == 1.0 ? 0.3 : 1.0;
+			p.l[0] = p.l[0] == 1.0 ? 0.8 : 1.0;
+			p.gravity = p.gravity == 9.81 ? 5.0 : 9.81;
+			pendula_engine_set_params(e, &p);
+		}
+		pendula_engine_tick(e, &f);
+		for (int k = 0; k < 2; ++k) {
+			double d = f.theta[k] - prev.theta[k];
+			d -= 2 * PI * floor(d / (2 * PI) + 0.5);
+			const double expect = 0.5 * (f.omega[k] + prev.omega[k]) * dt;
+			worst = fmax(worst, fabs(d - expect) / (fabs(expect) + 1e-6));
+			worst_w = fmax(worst_w, fabs(f.omega[k] - prev.omega[k]));
+		}
+		prev = f;
+	}
+	pendula_engine_free(e);
+	printf("  worst |dtheta - omega dt| / |omega dt| = %.2e, worst |domega| per frame = %.2e rad/s\n",
+	       worst, worst_w);
+	CU_ASSERT(worst < 1e-2);
+	CU_ASSERT(worst_w < 0.05); /* |acceleration| dt is below ~1e-2 here */
+}
+
+static void test_bodies_added(void)
+{
+	pendula_params p = parallel_params(2);
+	pendula_engine *e = pendula_engine_new(48000, &p);
+	pendula_frame f, g;
+	for (int i = 0; i < 24000; ++i)
+		pendula_engine_tick(e, &f);
+	p.n_bodies = 4;
+	pendula_engine_set_params(e, &p);
+	for (int i = 0; i < 200; ++i) /* the new step begins within a step */
+		pendula_engine_tick(e, &g);
+	/* bodies 1, 2 carried on (close to where they were), 3 and 4 started
+	 * near their initial angles at rest */
+	CU_ASSERT(fabs(g.theta[0] - f.theta[0]) < 0.2);
+	CU_ASSERT(fabs(g.theta[2] - p.theta_init[2]) < 0.05);
+	CU_ASSERT(fabs(g.theta[3] - p.theta_init[3]) < 0.05);
+	pendula_engine_free(e);
+}
+
+static void test_stiff_and_extreme(void)
+{
+	/* Settings at the edges of the declared ranges: finite, bounded work,
+	 * still moving where it should. */
+	struct {
+		const char *what;
+		int model;
+		double time_scale, m1, l1, lambda, sigma, dy, fy;
+		int expect_motion;
+	} cases[] = {
+		{"light body, heavy damping", 1, 1, 0.01, 0.01, 100, 0, 0, 0, 0},
+		{"forcing 1 kHz, 10 m, time scale 100", 0, 100, 1, 1, 0, 0, 10, 1000, 1},
+		{"tiny rods, strong torque, time scale 100", 0, 100, 0.01, 0.01, 0, 100, 0, 0, 1},
+		{"heavy damping, time scale 100", 0, 100, 0.01, 0.01, 100, 0, 0, 0, 0},
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
+		pendula_params p;
+		pendula_params_default(&p, (pendula_model)cases[c].model);
+		p.time_scale = cases[c].time_scale;
+		p.m[0] = cases[c].m1;
+		p.l[0] = cases[c].l1;
+		p.c[0] = cases[c].l1;
+		p.inertia[0] = 1e-6;
+		p.inertia[1] = 1e-6;
+		for (int k = 0; k < NB; ++k) {
+			p.lambda[k] = cases[c].lambda;
+			p.sigma[k] = cases[c].sigma;
+		}
+		p.pivot_y_amp = cases[c].dy;
+		p.pivot_y_freq = cases[c].fy;
+		pendula_engine *e = pendula_engine_new(48000, &p);
+		float th[2][4800], en[4800];
+		pendula_outputs o = {{th[0], th[1], NULL, NULL}, NULL, NULL, en};
+		int finite = 1;
+		double lo = 1e9, hi = -1e9;
+		for (int b = 0; b < 20; ++b) {
+			pendula_engine_run(e, 4800, &o);
+			for (int i = 0; i < 4800; ++i) {
+				finite &= isfinite(th[0][i]) && isfinite(th[1][i]) && isfinite(en[i]);
+				finite &= th[0][i] >= -1.0f && th[0][i] < 1.0f;
+				lo = fmin(lo, th[0][i]);
+				hi = fmax(hi, th[0][i]);
+			}
+		}
+		pendula_stats st;
+		pendula_engine_stats(e, &st);
+		printf("  %s: %.2f steps/frame, %.2f iterations/solve, %llu capped frames, "
+		       "%llu restarts, theta1 range %.3f\n",
+		       cases[c].what, (double)st.steps / st.frames,
+		       (double)st.iterations / (3.0 * st.steps), (unsigned long long)st.capped_frames,
+		       (unsigned long long)st.restarts, hi - lo);
+		CU_ASSERT(finite);
+		CU_ASSERT((double)st.steps / st.frames <= 8.0 + 1e-9); /* the documented cap */
+		CU_ASSERT(st.restarts == 0);
+		if (cases[c].expect_motion)
+			CU_ASSERT(hi - lo > 0.01);
+		pendula_engine_free(e);
+	}
+}
+
+static void test_non_finite_restarts(void)
+{
+	/* Outside every declared range: a torque that overflows the state.  The
+	 * engine restarts from the initial state and the outputs stay finite. */
+	pendula_params p = double_params(1, 1, 1, 1);
+	p.sigma[0] = 1e305;
+	pendula_engine *e = pendula_engine_new(48000, &p);
+	float th[4800], en[4800];
+	pendula_outputs o = {{th, NULL, NULL, NULL}, NULL, NULL, en};
+	int finite = 1;
+	for (int b = 0; b < 20; ++b) {
+		pendula_engine_run(e, 4800, &o);
+		for (int i = 0; i < 4800; ++i)
+			finite &= isfinite(th[i]) && isfinite(en[i]);
+	}
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	printf("  restarts: %llu\n", (unsigned long long)st.restarts);
+	CU_ASSERT(finite);
+	CU_ASSERT(st.restarts > 0);
+	pendula_engine_free(e);
+}
+
+static void test_no_subnormals(void)
+{
+	/* A damped pendulum heading for rest for a long simulated time. */
+	pendula_params p = double_params(1, 1, 1, 1);
+	p.lambda[0] = p.lambda[1] = 5.0;
+	p.time_scale = 100.0;
+	pendula_engine *e = pendula_engine_new(48000, &p);
+	int subnormal = 0;
+	pendula_frame f;
+	for (long i = 0; i < 2000000; ++i) { /* 4000 simulated seconds */
+		pendula_engine_tick(e, &f);
+		for (int k = 0; k < 2; ++k)
+			subnormal |= fpclassify(f.theta[k]) == FP_SUBNORMAL ||
+			             fpclassify(f.omega[k]) == FP_SUBNORMAL;
+		subnormal |= fpclassify(f.energy) == FP_SUBNORMAL;
+	}
+	printf("  after %.0f s: theta1 = %g, omega1 = %g, energy = %g\n", f.t, f.theta[0], f.omega[0],
+	       f.energy);
+	CU_ASSERT(!subnormal);
+	CU_ASSERT(fabs(f.theta[0]) < 1e-6); /* it did come to rest */
+	pendula_engine_free(e);
+}
+
+static void test_memory(void)
+{
+	printf("  engine state: %lu bytes\n", pendula_engine_size());
+	CU_ASSERT(pendula_engine_size() < 4096);
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
+	CU_add_test(s, "defaults match the port table", test_defaults_match_port_table);
+	CU_add_test(s, "normal modes, double m1=m2 l1=l2", test_modes_double_equal);
+	CU_add_test(s, "normal modes, double unequal", test_modes_double_unequal);
+	CU_add_test(s, "normal modes, parallel N=1,2,3", test_modes_parallel);
+	CU_add_test(s, "energy conservation, double", test_energy_conservation_double);
+	CU_add_test(s, "energy conservation, parallel N=4", test_energy_conservation_parallel);
+	CU_add_test(s, "energy budget (damping, torque, forcing)", test_energy_budget);
+	CU_add_test(s, "Kapitza threshold", test_kapitza);
+	CU_add_test(s, "Mathieu parametric resonance", test_mathieu);
+	CU_add_test(s, "model B reproduces model A", test_parallel_reproduces_double);
+	CU_add_test(s, "accelerations vs independent evaluations", test_accelerations_independent);
+	CU_add_test(s, "symplectic step map", test_symplectic);
+	CU_add_test(s, "time reversible", test_time_reversible);
+	CU_add_test(s, "order 4", test_order);
+	CU_add_test(s, "block-size independence and reset", test_block_size_independent);
+	CU_add_test(s, "sample-rate independence", test_sample_rate_independent);
+	CU_add_test(s, "smooth output, continuous parameter changes", test_smooth_and_continuous);
+	CU_add_test(s, "bodies added while running", test_bodies_added);
+	CU_add_test(s, "stiff and extreme settings", test_stiff_and_extreme);
+	CU_add_test(s, "non-finite state restarts", test_non_finite_restarts);
+	CU_add_test(s, "no subnormals", test_no_subnormals);
+	CU_add_test(s, "memory", test_memory);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	const unsigned failed = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
