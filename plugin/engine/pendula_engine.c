@@ -16,7 +16,7 @@
  * Hamiltonian (time-dependent).  The double pendulum is the case N = 2 with
  * point masses.
  *
- * Integrator: a symmetric 4th-order composition (Yoshida's triple jump) of
+ * Integrator: a symmetric 4th-order composition (Suzuki's five stages) of
  * the implicit midpoint rule applied to the Hamiltonian equations in
  * (theta, p).  Implicit midpoint is symplectic for any Hamiltonian, separable
  * or not, and symmetric; so is the composition.  The midpoint equations are
@@ -40,29 +40,39 @@
 #define TWO_PI 6.28318530717958647692
 
 /* Largest step, simulated seconds: 2^-9 s. */
+#ifndef H_MAX
 #define H_MAX (1.0 / 512.0)
+#endif
 /* Smallest step level: H_MAX 2^-J_MAX. */
 #define J_MAX 24
 /* Step-size factors: h <= KAPPA / rate for each kind of rate. */
 #ifndef KAPPA_SLOW
-#define KAPPA_SLOW 0.025  /* small-oscillation frequency and speed, rad */
+#define KAPPA_SLOW 0.05   /* small-oscillation frequency and speed, rad */
 #endif
 #define KAPPA_FORCE 0.1   /* forcing: about 63 steps per forcing period */
-#define KAPPA_DAMP 0.4    /* damping rate: keeps every substep's decay monotone */
+#define KAPPA_DAMP 1.0    /* damping rate: the composed decay per step is within 0.5 % of exact */
 /* Hysteresis before a step is allowed to grow again. */
 #define GROW_MARGIN 1.5
-/* Work caps: a frame takes at most this many steps (3 implicit midpoint
+/* Work caps: a frame takes at most this many steps (5 implicit midpoint
  * solves each), a solve at most this many fixed-point iterations. */
-#define MAX_STEPS_PER_FRAME 8
+#define MAX_STEPS_PER_FRAME 4
 #define MAX_ITERATIONS 10
 /* Fixed-point tolerance on the angle increment, rad. */
+#ifndef ITERATION_TOL
 #define ITERATION_TOL 1e-14
+#endif
 /* State values below this are flushed to zero (keeps out of subnormals). */
 #define FLUSH_BELOW 1e-30
 
-/* Yoshida triple jump: gamma1 = 1 / (2 - 2^(1/3)), gamma2 = 1 - 2 gamma1. */
-static const double TJ_G1 = 1.35120719195965763405;
-static const double TJ_G2 = -1.70241438391931526810;
+/* Suzuki's fractal 4th-order composition (Phys. Lett. A 146, 1990):
+ * stages g1, g1, g2, g1, g1 with g1 = 1 / (4 - 4^(1/3)), g2 = 1 - 4 g1.
+ * Measured here against Yoshida's triple jump: five solves instead of three,
+ * but the same energy error at twice the step, so fewer solves per second
+ * of simulated time; and the one negative stage is short (-0.66 h rather
+ * than -1.70 h), which keeps the implicitly damped stages well inside their
+ * stable range. */
+static const double SZ_G1 = 0.41449077179437573714;
+static const double SZ_G2 = -0.65796308717750294856;
 
 /* ------------------------------------------------------------------------ */
 /* Parameters                                                               */
@@ -597,9 +607,11 @@ static inline __attribute__((always_inline)) int
 composition_n(const pendula_system *sys, pendula_state *s, double h,
               predictor *pr, const int n)
 {
-	int it = midpoint_n(sys, s, TJ_G1 * h, pr, n);
-	it += midpoint_n(sys, s, TJ_G2 * h, pr, n);
-	it += midpoint_n(sys, s, TJ_G1 * h, pr, n);
+	int it = midpoint_n(sys, s, SZ_G1 * h, pr, n);
+	it += midpoint_n(sys, s, SZ_G1 * h, pr, n);
+	it += midpoint_n(sys, s, SZ_G2 * h, pr, n);
+	it += midpoint_n(sys, s, SZ_G1 * h, pr, n);
+	it += midpoint_n(sys, s, SZ_G1 * h, pr, n);
 	return it;
 }
 
@@ -672,6 +684,10 @@ struct pendula_engine {
 	double step_phase_x, step_phase_y; /* forcing phases at the step start */
 	double poly[N_CH][4];   /* Hermite interpolant in u, per channel */
 	float fpoly[N_OUT_CH][4];   /* the same in output units (angles / pi), for run() */
+	/* Angles as quintic Hermite interpolants (value, velocity and
+	 * acceleration at both ends): the double-precision frames read theta and
+	 * omega from these, omega to 5th order in h. */
+	double qpoly[PENDULA_MAX_BODIES][6];
 	int restarting;
 	double end_val[N_CH], end_der[N_CH]; /* values, d/dt at the step end */
 	int phase_request[2];
@@ -738,9 +754,13 @@ static int choose_level(const pendula_engine *e, double energy_norm)
 	double t_max = energy_norm * sys->energy_range;
 	if (!(t_max > 0.0))
 		t_max = 0.0;
-	double speed = 0.0;
-	for (int k = 0; k < sys->n; ++k)
-		speed += sqrt(2.0 * t_max * sys->inv_r_diag_max[k]);
+	/* Each joint's speed is bounded by its own share of the kinetic
+	 * energy; the coupling terms see the relative speeds of body 1 and an
+	 * arm, so the rate is the fastest joint plus body 1. */
+	double fastest = 0.0;
+	for (int k = 1; k < sys->n; ++k)
+		fastest = fmax(fastest, sys->inv_r_diag_max[k]);
+	const double speed = sqrt(2.0 * t_max * fastest) + sqrt(2.0 * t_max * sys->inv_r_diag_max[0]);
 	double h_need = sys->h_params;
 	if (speed * h_need > KAPPA_SLOW)
 		h_need = KAPPA_SLOW / speed;
@@ -802,6 +822,21 @@ static void hermite(double *c, double y0, double d0, double y1, double d1, doubl
 	c[1] = d0 * h;
 	c[2] = 3.0 * (y1 - y0) - (2.0 * d0 + d1) * h;
 	c[3] = 2.0 * (y0 - y1) + (d0 + d1) * h;
+}
+
+/* Quintic Hermite in u = (t - t0) / h from value, first and second time
+ * derivatives at both ends. */
+static void quintic(double *c, double y0, double v0, double a0, double y1, double v1,
+                    double a1, double h)
+{
+	const double d0 = v0 * h, d1 = v1 * h, s0 = a0 * h * h, s1 = a1 * h * h;
+	const double D = y1 - y0 - d0 - 0.5 * s0, E = d1 - d0 - s0, F = s1 - s0;
+	c[0] = y0;
+	c[1] = d0;
+	c[2] = 0.5 * s0;
+	c[3] = 10.0 * D - 4.0 * E + 0.5 * F;
+	c[4] = -15.0 * D + 7.0 * E - F;
+	c[5] = 6.0 * D - 3.0 * E + 0.5 * F;
 }
 
 static void restart(pendula_engine *e);
@@ -879,6 +914,10 @@ static void next_step(pendula_engine *e)
 		hermite(e->poly[ch], start_val[ch], start_der[ch], e->end_val[ch],
 		        e->end_der[ch], e->h);
 	}
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+		quintic(e->qpoly[k], start_val[CH_THETA + k], start_der[CH_THETA + k],
+		        start_der[CH_OMEGA + k], e->end_val[CH_THETA + k],
+		        e->end_der[CH_THETA + k], e->end_der[CH_OMEGA + k], e->h);
 	for (int ch = 0; ch < N_OUT_CH; ++ch) {
 		const double scale = ch < CH_TIP_X ? 1.0 / PI : 1.0;
 		for (int i = 0; i < 4; ++i)
@@ -1051,9 +1090,11 @@ static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
 static void fill_frame(const pendula_engine *e, pendula_frame *f)
 {
 	const double u = frame_u(e);
+	const double inv_h = 1.0 / e->h;
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
-		f->theta[k] = wrap_angle(poly_eval(e->poly[CH_THETA + k], u));
-		f->omega[k] = poly_eval(e->poly[CH_OMEGA + k], u);
+		const double *q = e->qpoly[k];
+		f->theta[k] = wrap_angle(q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * (q[4] + u * q[5])))));
+		f->omega[k] = (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) * inv_h;
 	}
 	f->tip_x_norm = poly_eval(e->poly[CH_TIP_X], u);
 	f->tip_y_norm = poly_eval(e->poly[CH_TIP_Y], u);

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Engine benchmark: ns per frame and energy spread of the Pendula engine at
+ * 48 kHz from its default (chaotic) start, next to a plain classical RK4
+ * step per frame on the same model, measured in the same run.
+ *
+ * Prints one line per figure:
+ *   bench NAME ns_per_frame=X energy_spread=Y
+ * Timings are medians of 5 runs.  Never a test: nothing here asserts time.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "pendula_engine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SR 48000.0
+#define BLOCK 256
+#define PI 3.14159265358979323846
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median5(double *v)
+{
+	qsort(v, 5, sizeof(double), cmp_double);
+	return v[2];
+}
+
+static volatile float sink;
+
+/* The engine as the plugin drives it: blocks of 256 frames, every signal
+ * output of the plugin written. */
+static double engine_ns_per_frame(const pendula_params *p, long frames)
+{
+	static float buf[7][BLOCK];
+	pendula_outputs o;
+	memset(&o, 0, sizeof(o));
+	const int n = p->model == PENDULA_MODEL_DOUBLE ? 2 : p->n_bodies;
+	for (int k = 0; k < n; ++k)
+		o.theta[k] = buf[k];
+	if (p->model == PENDULA_MODEL_DOUBLE) {
+		o.tip_x = buf[4];
+		o.tip_y = buf[5];
+	}
+	o.energy = buf[6];
+	double runs[5];
+	for (int r = 0; r < 5; ++r) {
+		pendula_engine *e = pendula_engine_new(SR, p);
+		const double t0 = now();
+		for (long done = 0; done < frames; done += BLOCK)
+			pendula_engine_run(e, BLOCK, &o);
+		runs[r] = (now() - t0) * 1e9 / frames;
+		sink = buf[0][BLOCK - 1];
+		pendula_engine_free(e);
+	}
+	return median5(runs);
+}
+
+static double engine_energy_spread(const pendula_params *p, long frames, double *steps_per_frame)
+{
+	pendula_engine *e = pendula_engine_new(SR, p);
+	double lo = INFINITY, hi = -INFINITY;
+	for (long i = 0; i < frames; ++i) {
+		pendula_frame f;
+		pendula_engine_tick(e, &f);
+		lo = fmin(lo, f.energy);
+		hi = fmax(hi, f.energy);
+	}
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	*steps_per_frame = (double)st.steps / (double)st.frames;
+	pendula_engine_free(e);
+	return (hi - lo) / hi;
+}
+
+/* Classical RK4 on (theta, omega), one step of 1/48000 s per frame, with
+ * the engine's own accelerations; writes the angle outputs. */
+typedef struct {
+	pendula_system sys;
+	double th[PENDULA_MAX_BODIES], w[PENDULA_MAX_BODIES];
+} rk4_lfo;
+
+static void rk4_init(rk4_lfo *r, const pendula_params *p)
+{
+	pendula_system_init(&r->sys, p);
+	memset(r->w, 0, sizeof(r->w));
+	memcpy(r->th, p->theta_init, sizeof(r->th));
+}
+
+static void rk4_frame(rk4_lfo *r, double h, float *out)
+{
+	const int n = r->sys.n;
+	double k1t[4], k1w[4], k2t[4], k2w[4], k3t[4], k3w[4], k4t[4], k4w[4], t[4], w[4];
+	memcpy(k1t, r->w, sizeof(k1t));
+	pendula_accel(&r->sys, r->th, r->w, 0, 0, k1w);
+	for (int k = 0; k < n; ++k) {
+		t[k] = r->th[k] + 0.5 * h * k1t[k];
+		w[k] = r->w[k] + 0.5 * h * k1w[k];
+	}
+	memcpy(k2t, w, sizeof(k2t));
+	pendula_accel(&r->sys, t, w, 0, 0, k2w);
+	for (int k = 0; k < n; ++k) {
+		t[k] = r->th[k] + 0.5 * h * k2t[k];
+		w[k] = r->w[k] + 0.5 * h * k2w[k];
+	}
+	memcpy(k3t, w, sizeof(k3t));
+	pendula_accel(&r->sys, t, w, 0, 0, k3w);
+	for (int k = 0; k < n; ++k) {
+		t[k] = r->th[k] + h * k3t[k];
+		w[k] = r->w[k] + h * k3w[k];
+	}
+	memcpy(k4t, w, sizeof(k4t));
+	pendula_accel(&r->sys, t, w, 0, 0, k4w);
+	for (int k = 0; k < n; ++k) {
+		r->th[k] += h / 6 * (k1t[k] + 2 * k2t[k] + 2 * k3t[k] + k4t[k]);
+		r->w[k] += h / 6 * (k1w[k] + 2 * k2w[k] + 2 * k3w[k] + k4w[k]);
+		if (r->th[k] >= PI || r->th[k] < -PI) /* wrapped, as PHYSICS.md advises */
+			r->th[k] -= 2 * PI * floor((r->th[k] + PI) / (2 * PI));
+		out[k] = (float)(r->th[k] / PI);
+	}
+}
+
+static double rk4_ns_per_frame(const pendula_params *p, long frames)
+{
+	double runs[5];
+	float out[PENDULA_MAX_BODIES];
+	for (int r = 0; r < 5; ++r) {
+		rk4_lfo lfo;
+		rk4_init(&lfo, p);
+		const double t0 = now();
+		for (long i = 0; i < frames; ++i)
+			rk4_frame(&lfo, p->time_scale / SR, out);
+		runs[r] = (now() - t0) * 1e9 / frames;
+		sink = out[0];
+	}
+	return median5(runs);
+}
+
+static double rk4_energy_spread(const pendula_params *p, long frames)
+{
+	rk4_lfo lfo;
+	float out[PENDULA_MAX_BODIES];
+	rk4_init(&lfo, p);
+	double lo = INFINITY, hi = -INFINITY;
+	for (long i = 0; i < frames; ++i) {
+		rk4_frame(&lfo, p->time_scale / SR, out);
+		const double en = pendula_energy_normalised(&lfo.sys, pendula_energy(&lfo.sys, lfo.th, lfo.w));
+		lo = fmin(lo, en);
+		hi = fmax(hi, en);
+	}
+	return (hi - lo) / hi;
+}
+
+int main(int argc, char **argv)
+{
+	/* --quick: fewer frames, for a smoke run */
+	const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	const long time_frames = quick ? 200000 : 2000000;
+	const long spread_frames = quick ? 500000 : 10000000;
+	struct {
+		const char *name;
+		pendula_model model;
+		int n;
+	} cases[] = {{"double", PENDULA_MODEL_DOUBLE, 2}, {"parallel4", PENDULA_MODEL_PARALLEL, 4}};
+	printf("# Pendula engine, 48 kHz, default (chaotic) start, blocks of %d frames;\n"
+	       "# ns per frame: median of 5 runs of %ld frames; energy spread over %ld frames\n",
+	       BLOCK, time_frames, spread_frames);
+	for (int c = 0; c < 2; ++c) {
+		pendula_params p;
+		pendula_params_default(&p, cases[c].model);
+		p.n_bodies = cases[c].n;
+		double spf;
+		const double ns = engine_ns_per_frame(&p, time_frames);
+		const double spread = engine_energy_spread(&p, spread_frames, &spf);
+		const double rk_ns = rk4_ns_per_frame(&p, time_frames);
+		const double rk_spread = rk4_energy_spread(&p, spread_frames);
+		printf("bench engine_%s ns_per_frame=%.2f energy_spread=%.2e steps_per_frame=%.4f\n",
+		       cases[c].name, ns, spread, spf);
+		printf("bench rk4_per_frame_%s ns_per_frame=%.2f energy_spread=%.2e\n", cases[c].name,
+		       rk_ns, rk_spread);
+		printf("bench ratio_rk4_over_engine_%s ratio=%.2f\n", cases[c].name, rk_ns / ns);
+	}
+	return 0;
+}
