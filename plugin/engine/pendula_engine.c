@@ -53,9 +53,12 @@
 #define KAPPA_DAMP 1.0    /* damping rate: the composed decay per step is within 0.5 % of exact */
 /* Hysteresis before a step is allowed to grow again. */
 #define GROW_MARGIN 1.5
-/* Work caps: a frame takes at most this many steps (5 implicit midpoint
- * solves each), a solve at most this many fixed-point iterations. */
-#define MAX_STEPS_PER_FRAME 4
+/* Work caps: at most MAX_STEPS_PER_SECOND steps (5 implicit midpoint solves
+ * each) per second of audio, i.e. 4 per frame at 48 kHz and never fewer
+ * than 4 per frame; a solve takes at most MAX_ITERATIONS fixed-point
+ * iterations.  Beyond the cap simulated time slows down for that frame. */
+#define MAX_STEPS_PER_SECOND 192000.0
+#define MIN_STEPS_PER_FRAME 4
 #define MAX_ITERATIONS 10
 /* Fixed-point tolerance on the angle increment, rad. */
 #ifndef ITERATION_TOL
@@ -681,6 +684,7 @@ struct pendula_engine {
 	 * depend on how blocks split the frames. */
 	double u0, du;
 	uint32_t idx;
+	int max_steps;          /* per frame, from MAX_STEPS_PER_SECOND */
 	double step_phase_x, step_phase_y; /* forcing phases at the step start */
 	double poly[N_CH][4];   /* Hermite interpolant in u, per channel */
 	float fpoly[N_OUT_CH][4];   /* the same in output units (angles / pi), for run() */
@@ -956,6 +960,8 @@ pendula_engine *pendula_engine_new(double sample_rate, const pendula_params *p)
 	if (!e)
 		return NULL;
 	e->sample_rate = sample_rate > 0.0 && isfinite(sample_rate) ? sample_rate : 48000.0;
+	const double per_frame = ceil(MAX_STEPS_PER_SECOND / e->sample_rate);
+	e->max_steps = per_frame > MIN_STEPS_PER_FRAME ? (int)fmin(per_frame, 1e6) : MIN_STEPS_PER_FRAME;
 	e->pending = *p;
 	e->has_pending = 1;
 	pendula_system_init(&e->sys, p); /* so that n is known */
@@ -1045,13 +1051,13 @@ static inline float angle_out(float v)
 
 /* Called when the current frame position has reached the end of the step:
  * takes the steps that bring it back inside one (at most
- * MAX_STEPS_PER_FRAME). */
+ * the work cap). */
 static void steps_for_frame(pendula_engine *e)
 {
 	double u = frame_u(e);
 	int steps = 0;
 	while (u >= 1.0) {
-		if (steps == MAX_STEPS_PER_FRAME) {
+		if (steps == e->max_steps) {
 			/* Work cap reached: simulated time slows down for this
 			 * frame rather than the integrator losing accuracy or
 			 * stability. */
@@ -1192,4 +1198,5 @@ void pendula_engine_stats(const pendula_engine *e, pendula_stats *st)
 {
 	*st = e->stats;
 	st->step_size = e->h;
+	st->max_steps_per_frame = e->max_steps;
 }

@@ -170,7 +170,8 @@ void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
 /* Work counters since the last reset, for benchmarks and tests. */
 typedef struct {
 	uint64_t frames, steps, iterations, restarts, capped_frames;
-	double step_size; /* current step, simulated seconds */
+	double step_size;     /* current step, simulated seconds */
+	int max_steps_per_frame; /* the work cap at this sample rate */
 } pendula_stats;
 void pendula_engine_stats(const pendula_engine *e, pendula_stats *st);
 
