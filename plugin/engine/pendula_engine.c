@@ -696,7 +696,12 @@ struct pendula_engine {
 	double end_val[N_CH], end_der[N_CH]; /* values, d/dt at the step end */
 	int phase_request[2];
 	double phase_value[2];
+	/* The last frame produced.  run() only notes where it was (last_u on the
+	 * current step) and pendula_engine_last() evaluates it on demand; it is
+	 * written out before the interpolant or the phases change. */
 	pendula_frame last;
+	int last_lazy;
+	double last_u;
 	pendula_stats stats;
 };
 
@@ -845,12 +850,22 @@ static void quintic(double *c, double y0, double v0, double a0, double y1, doubl
 
 static void restart(pendula_engine *e);
 static void fill_frame(const pendula_engine *e, pendula_frame *f);
+static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f);
+
+static void materialize_last(pendula_engine *e)
+{
+	if (e->last_lazy) {
+		fill_frame_at(e, e->last_u, &e->last);
+		e->last_lazy = 0;
+	}
+}
 
 /* Takes the next integration step: the step that ends at st begins the
  * new one; the interpolant runs from the old end values to the new ones. */
 static void next_step(pendula_engine *e)
 {
 	double start_val[N_CH], start_der[N_CH];
+	materialize_last(e);
 	/* The new step starts where the last one ended (wrapped angles). */
 	for (int k = 0; k < e->sys.n; ++k) {
 		const double wrapped = wrap_angle(e->st.theta[k]);
@@ -999,6 +1014,7 @@ void pendula_engine_reset(pendula_engine *e)
 		e->sys.n = 0;
 	restart(e);
 	fill_frame(e, &e->last);
+	e->last_lazy = 0;
 }
 
 void pendula_engine_set_phase(pendula_engine *e, int axis, double phase)
@@ -1018,6 +1034,7 @@ static inline double frame_u(const pendula_engine *e)
 
 static void apply_phase_requests(pendula_engine *e)
 {
+	materialize_last(e);
 	const double u = frame_u(e);
 	const double tau_end = (1.0 - u) * e->h; /* from now to the step end */
 	if (e->phase_request[0]) {
@@ -1095,7 +1112,11 @@ static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
 
 static void fill_frame(const pendula_engine *e, pendula_frame *f)
 {
-	const double u = frame_u(e);
+	fill_frame_at(e, frame_u(e), f);
+}
+
+static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
+{
 	const double inv_h = 1.0 / e->h;
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		const double *q = e->qpoly[k];
@@ -1120,6 +1141,7 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 		apply_phase_requests(e);
 	fill_frame(e, f);
 	e->last = *f;
+	e->last_lazy = 0;
 	e->idx++;
 	e->stats.frames++;
 	if (frame_u(e) >= 1.0)
@@ -1178,10 +1200,10 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames,
 			e->idx += m;
 			e->stats.frames += m;
 			if (done == n_frames) {
-				/* The last frame of the block, for control outputs. */
-				e->idx--;
-				fill_frame(e, &e->last);
-				e->idx++;
+				/* The last frame of the block, for control outputs:
+				 * evaluated only if someone asks (see last_lazy). */
+				e->last_u = e->u0 + (double)(int32_t)(e->idx - 1) * e->du;
+				e->last_lazy = 1;
 			}
 		}
 		if (frame_u(e) >= 1.0)
@@ -1191,7 +1213,10 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames,
 
 void pendula_engine_last(const pendula_engine *e, pendula_frame *f)
 {
-	*f = e->last;
+	if (e->last_lazy)
+		fill_frame_at(e, e->last_u, f);
+	else
+		*f = e->last;
 }
 
 void pendula_engine_stats(const pendula_engine *e, pendula_stats *st)
