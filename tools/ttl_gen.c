@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ttl_gen: the bundle description, generated from the one port table
+ * (plugin/ports.h), so the TTL cannot drift from the code.
+ *
+ *   ttl_gen --outdir DIR --binary pendula.so [-- FRAGMENT.ttl...]
+ *       writes DIR/manifest.ttl and DIR/pendula.ttl.  Each FRAGMENT is
+ *       appended verbatim to manifest.ttl (presets, UI); a fragment is a
+ *       self-contained piece of Turtle with its own @prefix lines.
+ *   ttl_gen --markdown
+ *       prints the README port table on stdout.
+ *
+ * Runs at build time on the build machine; plain C99, no LV2 header (the
+ * URIs below are the public vocabulary of LV2).
+ */
+#include "ports.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAINTAINER "The Pendula team"
+#define LICENSE "http://opensource.org/licenses/isc"
+#define PROJECT_URI PENDULA_URI_BASE "project"
+
+typedef struct {
+	pendula_variant variant;
+	const char *uri;
+	const char *name;
+	const char *comment;
+} plugin_desc;
+
+static const plugin_desc plugins[PENDULA_N_VARIANTS] = {
+	{PENDULA_VARIANT_DOUBLE, PENDULA_URI_DOUBLE, "Pendula Double Pendulum",
+	 "A double pendulum (two point masses on rods) run at audio rate; its "
+	 "angles, tip position and energy come out as audio-rate modulation "
+	 "signals and as MIDI control changes."},
+	{PENDULA_VARIANT_DOUBLE_CV, PENDULA_URI_DOUBLE_CV, "Pendula Double Pendulum CV",
+	 "The double pendulum with CV outputs (each optional) instead of audio "
+	 "outputs, for hosts that route CV to parameters."},
+	{PENDULA_VARIANT_PARALLEL, PENDULA_URI_PARALLEL, "Pendula Chaos Man",
+	 "The parallel multiple rigid pendulum (\"Chaos Man\"): up to four rigid "
+	 "bodies, bodies 2..N hinged on body 1; angles and energy come out as "
+	 "audio-rate modulation signals and as MIDI control changes."},
+	{PENDULA_VARIANT_PARALLEL_CV, PENDULA_URI_PARALLEL_CV, "Pendula Chaos Man CV",
+	 "The parallel multiple rigid pendulum with CV outputs (each optional) "
+	 "instead of audio outputs."},
+};
+
+/* Custom units (LV2 units has none for these): label, symbol, render. */
+typedef struct {
+	const char *uri;    /* units: suffix, or NULL for a custom unit */
+	const char *label;  /* custom units only */
+	const char *symbol; /* custom units; also the README column */
+} unit_desc;
+
+static const unit_desc units[] = {
+	[PU_NONE] = {NULL, NULL, ""},
+	[PU_COEF] = {"coef", NULL, "×"},
+	[PU_MS2] = {NULL, "metre per second squared", "m/s²"},
+	[PU_KG] = {NULL, "kilogram", "kg"},
+	[PU_M] = {"m", NULL, "m"},
+	[PU_KGM2] = {NULL, "kilogram square metre", "kg·m²"},
+	[PU_NMS] = {NULL, "newton metre second", "N·m·s"},
+	[PU_NM] = {NULL, "newton metre", "N·m"},
+	[PU_HZ] = {"hz", NULL, "Hz"},
+	[PU_DEGREE] = {"degree", NULL, "°"},
+	[PU_MIDINOTE] = {"midiNote", NULL, "note"},
+};
+
+static const char *prefixes =
+	"@prefix atom:   <http://lv2plug.in/ns/ext/atom#> .\n"
+	"@prefix doap:   <http://usefulinc.com/ns/doap#> .\n"
+	"@prefix foaf:   <http://xmlns.com/foaf/0.1/> .\n"
+	"@prefix log:    <http://lv2plug.in/ns/ext/log#> .\n"
+	"@prefix lv2:    <http://lv2plug.in/ns/lv2core#> .\n"
+	"@prefix midi:   <http://lv2plug.in/ns/ext/midi#> .\n"
+	"@prefix pprops: <http://lv2plug.in/ns/ext/port-props#> .\n"
+	"@prefix rdf:    <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+	"@prefix rdfs:   <http://www.w3.org/2000/01/rdf-schema#> .\n"
+	"@prefix rsz:    <http://lv2plug.in/ns/ext/resize-port#> .\n"
+	"@prefix time:   <http://lv2plug.in/ns/ext/time#> .\n"
+	"@prefix units:  <http://lv2plug.in/ns/extensions/units#> .\n"
+	"@prefix urid:   <http://lv2plug.in/ns/ext/urid#> .\n";
+
+/* Capacity asked for the MIDI output (bytes): room for a few hundred events. */
+#define MIDI_OUT_MIN_SIZE 8192
+
+static int failed;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("ttl_gen: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	failed = 1;
+}
+
+/* Nearest integer (no libm: this tool is built for the build machine). */
+static long nearest(float v)
+{
+	return (long)(v < 0.0f ? v - 0.5f : v + 0.5f);
+}
+
+/* Shortest decimal literal that reads back as the same float (Turtle
+ * xsd:decimal: always with a '.').  Integers print as xsd:integer. */
+static const char *number(char *buf, size_t size, float v, int integer)
+{
+	if (integer) {
+		snprintf(buf, size, "%ld", nearest(v));
+		return buf;
+	}
+	for (int digits = 1; digits <= 30; ++digits) {
+		snprintf(buf, size, "%.*f", digits, (double)v);
+		if (strtof(buf, NULL) == v)
+			break;
+	}
+	/* drop trailing zeros, keep one digit after the point */
+	size_t n = strlen(buf);
+	while (n > 2 && buf[n - 1] == '0' && buf[n - 2] != '.')
+		buf[--n] = '\0';
+	return buf;
+}
+
+/* Turtle string literal body: escape quotes and backslashes. */
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; ++s) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int is_integer_port(const pendula_port_info *p)
+{
+	return (p->flags & (PF_INTEGER | PF_TOGGLED | PF_ENUM)) != 0;
+}
+
+static void write_unit(FILE *f, pendula_unit unit)
+{
+	const unit_desc *u = &units[unit];
+	if (unit == PU_NONE)
+		return;
+	if (u->uri) {
+		fprintf(f, " ;\n\t\tunits:unit units:%s", u->uri);
+		return;
+	}
+	fputs(" ;\n\t\tunits:unit [\n\t\t\ta units:Unit ;\n\t\t\trdfs:label ", f);
+	put_string(f, u->label);
+	fputs(" ;\n\t\t\tunits:symbol ", f);
+	put_string(f, u->symbol);
+	fprintf(f, " ;\n\t\t\tunits:render \"%%f %s\"\n\t\t]", u->symbol);
+}
+
+static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index)
+{
+	const pendula_port_info *p = &pendula_ports[id];
+	const int cv = pendula_variant_is_cv(v);
+	char num[64];
+	int n_props = 0;
+
+	fputs("\t[\n\t\ta ", f);
+	switch (p->kind) {
+	case PK_CONTROL_IN:
+		fputs("lv2:InputPort, lv2:ControlPort", f);
+		break;
+	case PK_CONTROL_OUT:
+		fputs("lv2:OutputPort, lv2:ControlPort", f);
+		break;
+	case PK_SIGNAL_OUT:
+		fputs(cv ? "lv2:OutputPort, lv2:CVPort" : "lv2:OutputPort, lv2:AudioPort", f);
+		break;
+	case PK_ATOM_IN:
+		fputs("lv2:InputPort, atom:AtomPort", f);
+		break;
+	case PK_ATOM_OUT:
+		fputs("lv2:OutputPort, atom:AtomPort", f);
+		break;
+	}
+	fprintf(f, " ;\n\t\tlv2:index %d ;\n\t\tlv2:symbol \"%s\" ;\n\t\tlv2:name ", index,
+	        p->symbol);
+	put_string(f, p->name);
+	fputs(" ;\n\t\trdfs:comment ", f);
+	put_string(f, p->doc);
+
+	if (p->kind == PK_ATOM_IN) {
+		fputs(" ;\n\t\tatom:bufferType atom:Sequence ;\n"
+		      "\t\tatom:supports time:Position, midi:MidiEvent ;\n"
+		      "\t\tlv2:designation lv2:control ;\n"
+		      "\t\tlv2:portProperty lv2:connectionOptional\n\t]",
+		      f);
+		return;
+	}
+	if (p->kind == PK_ATOM_OUT) {
+		fprintf(f,
+		        " ;\n\t\tatom:bufferType atom:Sequence ;\n"
+		        "\t\tatom:supports midi:MidiEvent ;\n"
+		        "\t\trsz:minimumSize %d ;\n"
+		        "\t\tlv2:portProperty lv2:connectionOptional\n\t]",
+		        MIDI_OUT_MIN_SIZE);
+		return;
+	}
+
+	const int integer = is_integer_port(p);
+	if (p->kind == PK_CONTROL_IN)
+		fprintf(f, " ;\n\t\tlv2:default %s",
+		        number(num, sizeof num, pendula_port_default(v, id), integer));
+	fprintf(f, " ;\n\t\tlv2:minimum %s", number(num, sizeof num, p->min, integer));
+	fprintf(f, " ;\n\t\tlv2:maximum %s", number(num, sizeof num, p->max, integer));
+	write_unit(f, p->unit);
+
+	static const struct {
+		unsigned flag;
+		const char *uri;
+	} props[] = {
+		{PF_INTEGER, "lv2:integer"},       {PF_TOGGLED, "lv2:toggled"},
+		{PF_TRIGGER, "pprops:trigger"},    {PF_LOG, "pprops:logarithmic"},
+		{PF_ENUM, "lv2:enumeration"},      {PF_NOTONGUI, "pprops:notOnGUI"},
+	};
+	for (size_t i = 0; i < sizeof props / sizeof props[0]; ++i)
+		if (p->flags & props[i].flag)
+			fprintf(f, "%s%s", n_props++ ? ", " : " ;\n\t\tlv2:portProperty ",
+			        props[i].uri);
+	if (p->kind == PK_SIGNAL_OUT && cv)
+		fprintf(f, "%slv2:connectionOptional",
+		        n_props++ ? ", " : " ;\n\t\tlv2:portProperty ");
+
+	if (p->flags & PF_ENUM) {
+		if ((long)PENDULA_N_SYNC_NOTES != nearest(p->max) + 1 || p->min != 0.0f)
+			fail("port %s: range 0..%g does not match the %zu sync notes", p->symbol,
+			     (double)p->max, (size_t)PENDULA_N_SYNC_NOTES);
+		fputs(" ;\n\t\tlv2:scalePoint", f);
+		for (size_t i = 0; i < PENDULA_N_SYNC_NOTES; ++i) {
+			fprintf(f, "%s[ rdfs:label ", i ? ",\n\t\t\t" : " ");
+			put_string(f, pendula_sync_notes[i].label);
+			fprintf(f, " ; rdf:value %zu ]", i);
+		}
+	}
+	fputs("\n\t]", f);
+}
+
+static void write_plugin(FILE *f, const plugin_desc *d)
+{
+	fprintf(f, "\n<%s>\n\ta lv2:Plugin, lv2:OscillatorPlugin ;\n\tdoap:name ", d->uri);
+	put_string(f, d->name);
+	fputs(" ;\n\trdfs:comment ", f);
+	put_string(f, d->comment);
+	/* The maintainer sits on the project: doap:maintainer has the domain
+	 * doap:Project (sord_validate checks it); lilv looks there too. */
+	fprintf(f,
+	        " ;\n\tdoap:license <" LICENSE "> ;\n"
+	        "\tlv2:project <" PROJECT_URI "> ;\n"
+	        "\tlv2:minorVersion 0 ;\n\tlv2:microVersion 1 ;\n"
+	        "\tlv2:requiredFeature urid:map ;\n"
+	        "\tlv2:optionalFeature lv2:hardRTCapable, log:log ;\n"
+	        "\tlv2:port\n");
+
+	const unsigned mask = pendula_variant_model_mask(d->variant);
+	int index = 0;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (!(pendula_ports[id].models & mask))
+			continue;
+		if (pendula_port_index(d->variant, (pendula_port_id)id) != index)
+			fail("port %s: index mismatch", pendula_ports[id].symbol);
+		if (index)
+			fputs(" ,\n", f);
+		write_port(f, d->variant, (pendula_port_id)id, index);
+		++index;
+	}
+	if ((uint32_t)index != pendula_port_count(d->variant))
+		fail("variant %d: %d ports written, table says %u", (int)d->variant, index,
+		     pendula_port_count(d->variant));
+	fputs(" .\n", f);
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path, size_t size)
+{
+	snprintf(path, size, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		fail("cannot write %s: %s", path, strerror(errno));
+	return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		fail("error writing %s", path);
+		return 1;
+	}
+	return 0;
+}
+
+static int append_file(FILE *out, const char *path)
+{
+	FILE *in = fopen(path, "r");
+	char buf[4096];
+	size_t n;
+	if (!in) {
+		fail("cannot read manifest fragment %s: %s", path, strerror(errno));
+		return 1;
+	}
+	fprintf(out, "\n# ---- from %s ----\n", path);
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	return 0;
+}
+
+static int write_bundle(const char *dir, const char *binary, int n_extra, char **extra)
+{
+	char path[4096];
+	FILE *f = open_out(dir, "pendula.ttl", path, sizeof path);
+	if (!f)
+		return 1;
+	fputs("# Generated by tools/ttl_gen.c from plugin/ports.h.  Do not edit.\n", f);
+	fputs(prefixes, f);
+	fputs("\n<" PROJECT_URI ">\n\ta doap:Project ;\n\tdoap:name \"Pendula\" ;\n"
+	      "\tdoap:license <" LICENSE "> ;\n"
+	      "\tdoap:maintainer [\n\t\ta foaf:Person ;\n\t\tfoaf:name \"" MAINTAINER "\"\n\t] .\n",
+	      f);
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
+		write_plugin(f, &plugins[v]);
+	if (close_out(f, path))
+		return 1;
+
+	f = open_out(dir, "manifest.ttl", path, sizeof path);
+	if (!f)
+		return 1;
+	fputs("# Generated by tools/ttl_gen.c from plugin/ports.h (fragments appended\n"
+	      "# verbatim at the end).  Do not edit.\n",
+	      f);
+	fputs("@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .\n"
+	      "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n",
+	      f);
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
+		fprintf(f, "\n<%s>\n\ta lv2:Plugin ;\n\tlv2:binary <%s> ;\n\trdfs:seeAlso <pendula.ttl> .\n",
+		        plugins[v].uri, binary);
+	for (int i = 0; i < n_extra; ++i)
+		append_file(f, extra[i]);
+	close_out(f, path);
+	return failed;
+}
+
+/* ---- README port table ---- */
+
+static const char *kind_text(pendula_port_kind k)
+{
+	switch (k) {
+	case PK_CONTROL_IN:
+		return "control in";
+	case PK_CONTROL_OUT:
+		return "control out";
+	case PK_SIGNAL_OUT:
+		return "audio out (CV in -cv)";
+	case PK_ATOM_IN:
+		return "atom in: MIDI, time:Position";
+	case PK_ATOM_OUT:
+		return "atom out: MIDI";
+	}
+	return "?";
+}
+
+static void write_markdown(FILE *f)
+{
+	char a[64], b[64];
+	fputs("| # double | # parallel | symbol | kind | min | max | default | unit | description |\n"
+	      "|---:|---:|---|---|---:|---:|---|---|---|\n",
+	      f);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const pendula_port_info *p = &pendula_ports[id];
+		const int integer = is_integer_port(p);
+		const int idx_d = pendula_port_index(PENDULA_VARIANT_DOUBLE, (pendula_port_id)id);
+		const int idx_p = pendula_port_index(PENDULA_VARIANT_PARALLEL, (pendula_port_id)id);
+		const int is_atom = p->kind == PK_ATOM_IN || p->kind == PK_ATOM_OUT;
+
+		if (idx_d >= 0)
+			fprintf(f, "| %d ", idx_d);
+		else
+			fputs("| – ", f);
+		if (idx_p >= 0)
+			fprintf(f, "| %d ", idx_p);
+		else
+			fputs("| – ", f);
+		fprintf(f, "| `%s` | %s", p->symbol, kind_text(p->kind));
+		if (p->flags & PF_INTEGER)
+			fputs(", integer", f);
+		if (p->flags & PF_TOGGLED)
+			fputs(", toggle", f);
+		if (p->flags & PF_TRIGGER)
+			fputs(", trigger", f);
+		if (p->flags & PF_LOG)
+			fputs(", log", f);
+		if (p->flags & PF_ENUM)
+			fputs(", enum", f);
+		if (is_atom) {
+			fputs(" | | | ", f);
+		} else {
+			fprintf(f, " | %s ", number(a, sizeof a, p->min, integer));
+			fprintf(f, "| %s | ", number(a, sizeof a, p->max, integer));
+			if (p->kind != PK_CONTROL_IN) {
+				/* outputs have no default */
+			} else if (idx_d >= 0 && idx_p >= 0 && p->def != p->def_parallel) {
+				fprintf(f, "%s (double), %s (parallel)",
+				        number(a, sizeof a, p->def, integer),
+				        number(b, sizeof b, p->def_parallel, integer));
+			} else {
+				fputs(number(a, sizeof a, idx_d >= 0 ? p->def : p->def_parallel,
+				             integer),
+				      f);
+			}
+		}
+		fprintf(f, " | %s | %s", units[p->unit].symbol, p->doc);
+		if (p->flags & PF_ENUM) {
+			fputs(": ", f);
+			for (size_t i = 0; i < PENDULA_N_SYNC_NOTES; ++i)
+				fprintf(f, "%s%zu = %s", i ? ", " : "", i, pendula_sync_notes[i].label);
+		}
+		fputs(" |\n", f);
+	}
+}
+
+static int usage(const char *msg)
+{
+	fprintf(stderr,
+	        "ttl_gen: %s\n"
+	        "usage: ttl_gen --outdir DIR --binary FILE [-- MANIFEST_FRAGMENT...]\n"
+	        "       ttl_gen --markdown\n",
+	        msg);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *outdir = NULL, *binary = NULL;
+	int markdown = 0, i;
+
+	for (i = 1; i < argc; ++i) {
+		if (!strcmp(argv[i], "--markdown")) {
+			markdown = 1;
+		} else if (!strcmp(argv[i], "--outdir") && i + 1 < argc) {
+			outdir = argv[++i];
+		} else if (!strcmp(argv[i], "--binary") && i + 1 < argc) {
+			binary = argv[++i];
+		} else if (!strcmp(argv[i], "--")) {
+			++i;
+			break;
+		} else {
+			char msg[256];
+			snprintf(msg, sizeof msg, "bad argument '%s'", argv[i]);
+			return usage(msg);
+		}
+	}
+	if (markdown) {
+		if (outdir || binary || i < argc)
+			return usage("--markdown takes no other argument");
+		write_markdown(stdout);
+		return (fflush(stdout) != 0 || failed) ? 1 : 0;
+	}
+	if (!outdir)
+		return usage("missing --outdir");
+	if (!binary)
+		return usage("missing --binary");
+	return write_bundle(outdir, binary, argc - i, argv + i) ? 1 : 0;
+}
