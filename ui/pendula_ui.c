@@ -1,0 +1,809 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Pendula plugin UI: an LV2 ui:X11UI in plain Xlib + cairo (no toolkit), for
+ * all four plugins.
+ *
+ * - The window is a child of the host's ui:parent window (or, without one,
+ *   a top-level window shown through ui:showInterface); it is resizable and
+ *   tells the host its size through ui:resize when offered.
+ * - Data reaches the UI only through ports: the control outputs (angles,
+ *   pivot position, energy; the TTL asks for ui:portNotification of each)
+ *   and the control inputs (the geometry, so the drawing is to scale).  No
+ *   instance-access, no data-access: the UI can run out of process.
+ * - ui:idleInterface drives it: each idle() handles the pending X events and
+ *   redraws only if something changed (a port value, an expose, a resize, a
+ *   drag), so it draws at the rate the host delivers port values (30 to 60
+ *   per second in common hosts) while the pendulum moves and not at all when
+ *   it rests.
+ * - Controls: drag a bob (or a body) to set theta{k}_init, releasing it
+ *   restarts the pendulum from there; sliders for time_scale, lambda1,
+ *   sigma1 and the pivot forcing (right click: default, wheel: fine steps);
+ *   a reset button.  Values go to the plugin through the host's
+ *   write_function (float protocol), by port index of the plugin's variant.
+ *
+ * The picture itself is ui/draw.c (shared with the inline display).
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include "draw.h"
+#include "ports.h"
+
+#include <lv2/core/lv2.h>
+#include <lv2/ui/ui.h>
+
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <cairo-xlib.h>
+#include <cairo.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define UI_PI      3.14159265358979323846
+/* How long the reset port stays at 1 (s), so the plugin sees the rising edge
+ * in a block of its own whatever the host's period. */
+#define RESET_HOLD 0.08
+
+/* ---------------------------------------------------------------------- */
+/* Sliders                                                                 */
+
+typedef enum {
+	CURVE_LOG,         /* logarithmic (min > 0) */
+	CURVE_POW2,        /* min + (max - min) u^2 */
+	CURVE_POW3,        /* min + (max - min) u^3: fine control near min */
+	CURVE_SIGNED_POW3, /* symmetric range: max (2u - 1)^3 */
+} slider_curve;
+
+typedef struct {
+	pendula_port_id id;
+	const char *label;
+	slider_curve curve;
+	const char *unit;
+} slider_desc;
+
+static const slider_desc sliders[PENDULA_UI_N_SLIDERS] = {
+    {P_TIME_SCALE, "Time scale", CURVE_LOG, "x"},
+    {P_LAMBDA1, "Damping", CURVE_POW3, "N m s"},
+    {P_SIGMA1, "Torque", CURVE_SIGNED_POW3, "N m"},
+    {P_PIVOT_X_AMP, "Pivot X amp", CURVE_POW2, "m"},
+    {P_PIVOT_X_FREQ, "Pivot X freq", CURVE_POW3, "Hz"},
+    {P_PIVOT_Y_AMP, "Pivot Y amp", CURVE_POW2, "m"},
+    {P_PIVOT_Y_FREQ, "Pivot Y freq", CURVE_POW3, "Hz"},
+};
+
+static double clamp01(double u)
+{
+	return u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+}
+
+static double slider_value(const slider_desc *s, double u)
+{
+	const double lo = pendula_ports[s->id].min, hi = pendula_ports[s->id].max;
+	u = clamp01(u);
+	switch (s->curve) {
+	case CURVE_LOG:
+		return lo * pow(hi / lo, u);
+	case CURVE_POW2:
+		return lo + (hi - lo) * u * u;
+	case CURVE_POW3:
+		return lo + (hi - lo) * u * u * u;
+	case CURVE_SIGNED_POW3: {
+		const double a = 2.0 * u - 1.0;
+		return hi * a * a * a;
+	}
+	}
+	return lo;
+}
+
+static double slider_position(const slider_desc *s, double v)
+{
+	const double lo = pendula_ports[s->id].min, hi = pendula_ports[s->id].max;
+	if (!(v >= lo))
+		v = lo;
+	if (v > hi)
+		v = hi;
+	switch (s->curve) {
+	case CURVE_LOG:
+		return clamp01(log(v / lo) / log(hi / lo));
+	case CURVE_POW2:
+		return clamp01(sqrt((v - lo) / (hi - lo)));
+	case CURVE_POW3:
+		return clamp01(cbrt((v - lo) / (hi - lo)));
+	case CURVE_SIGNED_POW3:
+		return clamp01(0.5 * (cbrt(v / hi) + 1.0));
+	}
+	return 0.0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Instance                                                                */
+
+typedef struct {
+	int body;       /* 0-based body whose angle the handle sets */
+	double offset;  /* angle of the handle on that body, from its axis */
+	pendula_xy pos; /* where it is drawn now (m) */
+} drag_handle;
+
+typedef struct {
+	/* host */
+	pendula_variant variant;
+	LV2UI_Write_Function write;
+	LV2UI_Controller controller;
+	const LV2UI_Resize *resize;
+
+	/* X11 + cairo */
+	Display *dpy;
+	Window win;
+	Atom wm_protocols, wm_delete;
+	bool embedded;  /* child of the host's ui:parent */
+	bool destroyed; /* the window went away with its parent */
+	bool closed;    /* the user closed our top-level window */
+	cairo_surface_t *surface;
+	int width, height;
+
+	/* latest value of every port of the variant, by global id */
+	float value[PENDULA_N_PORT_IDS];
+	/* the control outputs as last drawn */
+	float drawn[PENDULA_N_PORT_IDS];
+
+	/* what needs drawing */
+	bool need_draw;    /* expose, resize, interaction, control input */
+	bool pose_changed; /* an angle or the pivot moved: trail + redraw */
+	pendula_trail trail;
+
+	/* interaction */
+	int drag_slider; /* -1: none */
+	int drag_body;   /* -1: none */
+	double drag_offset;
+	bool reset_high; /* reset port is at 1 */
+	bool reset_held; /* button still pressed */
+	double reset_since;
+} PendulaUI;
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static bool has_port(const PendulaUI *ui, pendula_port_id id)
+{
+	return pendula_port_index(ui->variant, id) >= 0;
+}
+
+/* The port rule of SPEC.md, applied to what the UI shows: NaN -> default,
+ * clamp to the declared range. */
+static float sanitize(const PendulaUI *ui, pendula_port_id id, float v)
+{
+	const pendula_port_info *p = &pendula_ports[id];
+	if (v != v)
+		v = p->kind == PK_CONTROL_IN ? pendula_port_default(ui->variant, id) : 0.0f;
+	if (v < p->min)
+		v = p->min;
+	if (v > p->max)
+		v = p->max;
+	return v;
+}
+
+/* Sets a control input here and in the plugin (through the host). */
+static void set_port(PendulaUI *ui, pendula_port_id id, float v)
+{
+	const int index = pendula_port_index(ui->variant, id);
+	if (index < 0)
+		return;
+	v = sanitize(ui, id, v);
+	ui->value[id] = v;
+	ui->write(ui->controller, (uint32_t)index, sizeof(float), 0, &v);
+	ui->need_draw = true;
+}
+
+static const pendula_port_id theta_init_id[4] = {P_THETA1_INIT, P_THETA2_INIT, P_THETA3_INIT,
+                                                 P_THETA4_INIT};
+static const pendula_port_id theta_out_id[4] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
+                                                P_CTL_THETA4};
+
+/* The scene from the port values: the live pose (control outputs), or the
+ * initial pose (theta{k}_init). */
+static void scene_from_ports(const PendulaUI *ui, pendula_scene *s, bool initial_pose)
+{
+	static const pendula_port_id mass[4] = {P_M1, P_M2, P_M3, P_M4};
+	static const pendula_port_id com[4] = {P_C1, P_C2, P_C3, P_C4};
+	static const pendula_port_id hinge[4] = {P_B2, P_B2, P_B3, P_B4};
+	static const pendula_port_id hinge_angle[4] = {P_BETA2, P_BETA2, P_BETA3, P_BETA4};
+	const float *v = ui->value;
+
+	memset(s, 0, sizeof *s);
+	s->parallel = pendula_variant_model_mask(ui->variant) == PM_P;
+	s->n_bodies = s->parallel ? (int)lrintf(v[P_N_BODIES]) : 2;
+	if (s->n_bodies < 1)
+		s->n_bodies = 1;
+	if (s->n_bodies > PENDULA_SCENE_MAX_BODIES)
+		s->n_bodies = PENDULA_SCENE_MAX_BODIES;
+	s->l[0] = v[P_L1];
+	s->l[1] = v[P_L2];
+	for (int k = 0; k < 4; ++k) {
+		s->m[k] = v[mass[k]];
+		s->c[k] = v[com[k]];
+		if (k > 0) {
+			s->b[k] = v[hinge[k]];
+			s->beta[k] = v[hinge_angle[k]] * (UI_PI / 180.0);
+		}
+		s->theta[k] = initial_pose ? v[theta_init_id[k]] * (UI_PI / 180.0)
+		                           : v[theta_out_id[k]] * UI_PI;
+	}
+	s->pivot_x_amp = v[P_PIVOT_X_AMP];
+	s->pivot_y_amp = v[P_PIVOT_Y_AMP];
+	s->pivot_x = v[P_CTL_PIVOT_X];
+	s->pivot_y = v[P_CTL_PIVOT_Y];
+	s->energy = v[P_CTL_ENERGY];
+}
+
+/* ---------------------------------------------------------------------- */
+/* Drawing                                                                 */
+
+static void text_at(cairo_t *cr, double x, double y_mid, const char *s, int align_right)
+{
+	cairo_text_extents_t e;
+	cairo_text_extents(cr, s, &e);
+	const double tx = align_right ? x - e.x_advance : x;
+	cairo_move_to(cr, tx, y_mid + 0.5 * e.height - (e.height + e.y_bearing));
+	cairo_show_text(cr, s);
+}
+
+static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *lay, int i)
+{
+	const slider_desc *sd = &sliders[i];
+	const pendula_rect *row = &lay->slider[i], *tr = &lay->track[i];
+	const double v = ui->value[sd->id];
+	const double u = slider_position(sd, v);
+	const double mid = row->y + 0.5 * row->h;
+	char text[64];
+
+	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
+	text_at(cr, row->x, mid, sd->label, 0);
+
+	cairo_rectangle(cr, tr->x, tr->y, tr->w, tr->h);
+	cairo_set_source_rgb(cr, 0.13, 0.15, 0.18);
+	cairo_fill(cr);
+	const double u0 = sd->curve == CURVE_SIGNED_POW3 ? 0.5 : 0.0;
+	const double a = tr->x + tr->w * (u < u0 ? u : u0), b = tr->x + tr->w * (u < u0 ? u0 : u);
+	cairo_rectangle(cr, a, tr->y, b - a, tr->h);
+	cairo_set_source_rgb(cr, ui->drag_slider == i ? 0.40 : 0.31,
+	                     ui->drag_slider == i ? 0.52 : 0.44,
+	                     ui->drag_slider == i ? 0.82 : 0.66);
+	cairo_fill(cr);
+	cairo_rectangle(cr, tr->x + tr->w * u - 2.0, tr->y - 2.0, 4.0, tr->h + 4.0);
+	cairo_set_source_rgb(cr, 0.86, 0.88, 0.92);
+	cairo_fill(cr);
+
+	snprintf(text, sizeof text, "%.3g %s", v, sd->unit);
+	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
+	text_at(cr, row->x + row->w, mid, text, 1);
+}
+
+static void draw(PendulaUI *ui)
+{
+	pendula_layout lay;
+	pendula_scene scene;
+	char text[96];
+
+	if (!ui->surface || ui->destroyed)
+		return;
+	pendula_layout_compute(&lay, ui->width, ui->height);
+	scene_from_ports(ui, &scene, false);
+
+	cairo_t *cr = cairo_create(ui->surface);
+	cairo_push_group(cr);
+	cairo_set_source_rgb(cr, 0.09, 0.10, 0.12);
+	cairo_paint(cr);
+
+	pendula_draw_scene(cr, &scene, &ui->trail, lay.scene.x, lay.scene.y, lay.scene.w,
+	                   lay.scene.h);
+	if (ui->drag_body >= 0) {
+		pendula_scene init;
+		scene_from_ports(ui, &init, true);
+		pendula_draw_ghost(cr, &init, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h);
+	}
+	pendula_draw_energy(cr, scene.energy, lay.meter.x, lay.meter.y, lay.meter.w, lay.meter.h);
+
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 12.0);
+	cairo_set_source_rgb(cr, 0.62, 0.66, 0.72);
+	snprintf(text, sizeof text, "%s   E = %.2f",
+	         scene.parallel ? "Chaos Man" : "Double pendulum", scene.energy);
+	text_at(cr, lay.scene.x + 6.0, lay.scene.y + 10.0, text, 0);
+
+	for (int i = 0; i < PENDULA_UI_N_SLIDERS; ++i)
+		draw_slider(cr, ui, &lay, i);
+
+	const pendula_rect *r = &lay.reset;
+	cairo_rectangle(cr, r->x, r->y, r->w, r->h);
+	if (ui->reset_high)
+		cairo_set_source_rgb(cr, 0.40, 0.52, 0.82);
+	else
+		cairo_set_source_rgb(cr, 0.20, 0.23, 0.28);
+	cairo_fill(cr);
+	cairo_set_source_rgb(cr, 0.92, 0.93, 0.95);
+	text_at(cr, r->x + 0.5 * r->w + 16.0, r->y + 0.5 * r->h, "Reset", 1);
+	cairo_set_source_rgb(cr, 0.55, 0.58, 0.64);
+	text_at(cr, lay.hint.x, lay.hint.y + 0.5 * lay.hint.h, "Drag a bob to set its start angle",
+	        0);
+
+	cairo_pop_group_to_source(cr);
+	cairo_paint(cr);
+	cairo_destroy(cr);
+	cairo_surface_flush(ui->surface);
+	XFlush(ui->dpy);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Interaction                                                             */
+
+static bool in_rect(const pendula_rect *r, double x, double y, double slack)
+{
+	return x >= r->x - slack && x < r->x + r->w + slack && y >= r->y - slack &&
+	       y < r->y + r->h + slack;
+}
+
+static void slider_set_from_x(PendulaUI *ui, const pendula_layout *lay, int i, double x)
+{
+	const double u = (x - lay->track[i].x) / lay->track[i].w;
+	set_port(ui, sliders[i].id, (float)slider_value(&sliders[i], u));
+}
+
+static void reset_press(PendulaUI *ui)
+{
+	set_port(ui, P_RESET, 1.0f);
+	ui->reset_high = true;
+	ui->reset_held = true;
+	ui->reset_since = now_seconds();
+}
+
+/* Drops reset back to 0 once the button is up and it was 1 long enough. */
+static void reset_update(PendulaUI *ui)
+{
+	if (ui->reset_high && !ui->reset_held && now_seconds() - ui->reset_since >= RESET_HOLD) {
+		set_port(ui, P_RESET, 0.0f);
+		ui->reset_high = false;
+	}
+}
+
+static double wrap_degrees(double deg)
+{
+	deg = fmod(deg + 180.0, 360.0);
+	if (deg < 0.0)
+		deg += 360.0;
+	return deg - 180.0;
+}
+
+/* The handles a press can grab: the bobs, and for the Chaos Man also the
+ * hinges on body 1 and the far ends of the arms. */
+static int drag_handles(const pendula_scene *s, drag_handle *h)
+{
+	pendula_pose p;
+	int n = 0;
+	pendula_scene_pose(s, &p);
+	if (!s->parallel) {
+		h[n++] = (drag_handle){0, 0.0, p.bob[0]};
+		h[n++] = (drag_handle){1, 0.0, p.bob[1]};
+		return n;
+	}
+	if (s->c[0] > 0.0)
+		h[n++] = (drag_handle){0, 0.0, p.bob[0]};
+	for (int k = 1; k < p.n; ++k) {
+		if (s->b[k] > 0.0)
+			h[n++] = (drag_handle){0, s->beta[k], p.hinge[k]};
+		h[n++] = (drag_handle){k, 0.0, p.bob[k]};
+		h[n++] = (drag_handle){k, 0.0, p.end[k]};
+	}
+	return n;
+}
+
+static void drag_start(PendulaUI *ui, const pendula_layout *lay, double x, double y)
+{
+	pendula_scene s;
+	pendula_view v;
+	drag_handle h[3 * PENDULA_SCENE_MAX_BODIES + 2];
+	scene_from_ports(ui, &s, false);
+	pendula_view_fit(&v, &s, lay->scene.x, lay->scene.y, lay->scene.w, lay->scene.h);
+	const int n = drag_handles(&s, h);
+	double best = fmax(18.0, 2.5 * v.bob_r);
+	int found = -1;
+	for (int i = 0; i < n; ++i) {
+		double px, py;
+		pendula_view_map(&v, h[i].pos, &px, &py);
+		const double d = hypot(px - x, py - y);
+		if (d < best) {
+			best = d;
+			found = i;
+		}
+	}
+	if (found < 0)
+		return;
+	ui->drag_body = h[found].body;
+	ui->drag_offset = h[found].offset;
+	ui->need_draw = true;
+}
+
+/* Sets theta{k}_init so the grabbed handle points at the pointer, seen
+ * from the body's hinge in the initial pose. */
+static void drag_to(PendulaUI *ui, const pendula_layout *lay, double x, double y)
+{
+	pendula_scene init;
+	pendula_view v;
+	pendula_pose p;
+	scene_from_ports(ui, &init, true);
+	pendula_view_fit(&v, &init, lay->scene.x, lay->scene.y, lay->scene.w, lay->scene.h);
+	pendula_scene_pose(&init, &p);
+	const int k = ui->drag_body;
+	const pendula_xy m = pendula_view_unmap(&v, x, y);
+	const pendula_xy hinge = p.hinge[k];
+	const double dx = m.x - hinge.x, dy = m.y - hinge.y;
+	if (dx * dx + dy * dy <= 0.0)
+		return;
+	const double theta = atan2(dx, -dy) - ui->drag_offset;
+	set_port(ui, theta_init_id[k], (float)wrap_degrees(theta * (180.0 / UI_PI)));
+}
+
+static void on_button_press(PendulaUI *ui, const XButtonEvent *e)
+{
+	pendula_layout lay;
+	pendula_layout_compute(&lay, ui->width, ui->height);
+	const double x = e->x, y = e->y;
+
+	for (int i = 0; i < PENDULA_UI_N_SLIDERS; ++i) {
+		if (!has_port(ui, sliders[i].id) || !in_rect(&lay.slider[i], x, y, 0.0))
+			continue;
+		const slider_desc *sd = &sliders[i];
+		if (e->button == Button1) {
+			ui->drag_slider = i;
+			slider_set_from_x(ui, &lay, i, x);
+		} else if (e->button == Button3) {
+			set_port(ui, sd->id, pendula_port_default(ui->variant, sd->id));
+		} else if (e->button == Button4 || e->button == Button5) {
+			const double step = e->button == Button4 ? 0.01 : -0.01;
+			const double u = slider_position(sd, ui->value[sd->id]) + step;
+			set_port(ui, sd->id, (float)slider_value(sd, u));
+		}
+		return;
+	}
+	if (e->button != Button1)
+		return;
+	if (in_rect(&lay.reset, x, y, 0.0)) {
+		reset_press(ui);
+		return;
+	}
+	if (in_rect(&lay.scene, x, y, 0.0)) {
+		drag_start(ui, &lay, x, y);
+		if (ui->drag_body >= 0)
+			drag_to(ui, &lay, x, y);
+	}
+}
+
+static void on_motion(PendulaUI *ui, double x, double y)
+{
+	pendula_layout lay;
+	pendula_layout_compute(&lay, ui->width, ui->height);
+	if (ui->drag_slider >= 0)
+		slider_set_from_x(ui, &lay, ui->drag_slider, x);
+	else if (ui->drag_body >= 0)
+		drag_to(ui, &lay, x, y);
+}
+
+static void on_button_release(PendulaUI *ui, const XButtonEvent *e)
+{
+	if (e->button != Button1)
+		return;
+	if (ui->drag_slider >= 0) {
+		ui->drag_slider = -1;
+		ui->need_draw = true;
+	}
+	if (ui->drag_body >= 0) {
+		/* let go: the pendulum restarts from the pose just set */
+		ui->drag_body = -1;
+		reset_press(ui);
+	}
+	ui->reset_held = false;
+}
+
+/* ---------------------------------------------------------------------- */
+/* X events                                                                */
+
+static void handle_event(PendulaUI *ui, XEvent *ev)
+{
+	switch (ev->type) {
+	case Expose:
+		if (ev->xexpose.count == 0)
+			ui->need_draw = true;
+		break;
+	case ConfigureNotify:
+		if (ev->xconfigure.width != ui->width || ev->xconfigure.height != ui->height) {
+			ui->width = ev->xconfigure.width;
+			ui->height = ev->xconfigure.height;
+			cairo_xlib_surface_set_size(ui->surface, ui->width, ui->height);
+			ui->need_draw = true;
+		}
+		break;
+	case MapNotify:
+		ui->need_draw = true;
+		break;
+	case DestroyNotify:
+		if (ev->xdestroywindow.window == ui->win)
+			ui->destroyed = true;
+		break;
+	case ButtonPress:
+		on_button_press(ui, &ev->xbutton);
+		break;
+	case ButtonRelease:
+		on_button_release(ui, &ev->xbutton);
+		break;
+	case MotionNotify: {
+		/* only the latest position matters */
+		XEvent next;
+		while (XCheckTypedWindowEvent(ui->dpy, ui->win, MotionNotify, &next))
+			*ev = next;
+		on_motion(ui, ev->xmotion.x, ev->xmotion.y);
+		break;
+	}
+	case ClientMessage:
+		if (ev->xclient.message_type == ui->wm_protocols &&
+		    (Atom)ev->xclient.data.l[0] == ui->wm_delete) {
+			ui->closed = true;
+			XUnmapWindow(ui->dpy, ui->win);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void process_events(PendulaUI *ui)
+{
+	while (!ui->destroyed && XPending(ui->dpy) > 0) {
+		XEvent ev;
+		XNextEvent(ui->dpy, &ev);
+		handle_event(ui, &ev);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* LV2 UI                                                                  */
+
+static int idle(LV2UI_Handle handle)
+{
+	PendulaUI *ui = (PendulaUI *)handle;
+	process_events(ui);
+	reset_update(ui);
+	if (ui->destroyed)
+		return 1;
+	if (ui->pose_changed) {
+		pendula_scene s;
+		memcpy(ui->drawn, ui->value, sizeof ui->drawn);
+		scene_from_ports(ui, &s, false);
+		pendula_trail_push(&ui->trail, &s);
+		ui->pose_changed = false;
+		ui->need_draw = true;
+	}
+	if (ui->need_draw) {
+		ui->need_draw = false;
+		draw(ui);
+	}
+	return ui->closed ? 1 : 0;
+}
+
+static int show(LV2UI_Handle handle)
+{
+	PendulaUI *ui = (PendulaUI *)handle;
+	if (ui->destroyed)
+		return 1;
+	ui->closed = false;
+	XMapRaised(ui->dpy, ui->win);
+	XFlush(ui->dpy);
+	ui->need_draw = true;
+	return 0;
+}
+
+static int hide(LV2UI_Handle handle)
+{
+	PendulaUI *ui = (PendulaUI *)handle;
+	if (ui->destroyed)
+		return 1;
+	XUnmapWindow(ui->dpy, ui->win);
+	XFlush(ui->dpy);
+	return 0;
+}
+
+static const LV2UI_Idle_Interface idle_interface = {idle};
+static const LV2UI_Show_Interface show_interface = {show, hide};
+
+static bool variant_of_uri(const char *uri, pendula_variant *v)
+{
+	static const char *const uris[PENDULA_N_VARIANTS] = {
+	    PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV, PENDULA_URI_PARALLEL,
+	    PENDULA_URI_PARALLEL_CV};
+	for (int i = 0; i < PENDULA_N_VARIANTS; ++i)
+		if (uri && !strcmp(uri, uris[i])) {
+			*v = (pendula_variant)i;
+			return true;
+		}
+	return false;
+}
+
+static void cleanup(LV2UI_Handle handle)
+{
+	PendulaUI *ui = (PendulaUI *)handle;
+	if (ui->surface)
+		cairo_surface_destroy(ui->surface);
+	if (ui->dpy) {
+		/* Our window may have gone with the host's parent window: look
+		 * for its DestroyNotify before destroying it ourselves. */
+		XSync(ui->dpy, False);
+		process_events(ui);
+		if (!ui->destroyed)
+			XDestroyWindow(ui->dpy, ui->win);
+		XCloseDisplay(ui->dpy);
+	}
+	free(ui);
+}
+
+static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *plugin_uri,
+                                const char *bundle_path, LV2UI_Write_Function write_function,
+                                LV2UI_Controller controller, LV2UI_Widget *widget,
+                                const LV2_Feature *const *features)
+{
+	(void)descriptor;
+	(void)bundle_path;
+	pendula_variant variant;
+	void *parent = NULL;
+	const LV2UI_Resize *resize = NULL;
+
+	if (!variant_of_uri(plugin_uri, &variant) || !write_function) {
+		fprintf(stderr, "pendula_ui: not a Pendula plugin <%s>, or no write function\n",
+		        plugin_uri ? plugin_uri : "");
+		return NULL;
+	}
+	for (int i = 0; features && features[i]; ++i) {
+		if (!strcmp(features[i]->URI, LV2_UI__parent))
+			parent = features[i]->data;
+		else if (!strcmp(features[i]->URI, LV2_UI__resize))
+			resize = (const LV2UI_Resize *)features[i]->data;
+	}
+
+	PendulaUI *ui = (PendulaUI *)calloc(1, sizeof(PendulaUI));
+	if (!ui)
+		return NULL;
+	ui->variant = variant;
+	ui->write = write_function;
+	ui->controller = controller;
+	ui->resize = resize;
+	ui->drag_slider = -1;
+	ui->drag_body = -1;
+	ui->width = PENDULA_UI_WIDTH;
+	ui->height = PENDULA_UI_HEIGHT;
+
+	/* Until the host sends values: the defaults, the pendulum at its
+	 * initial angles (an angle output is angle / pi). */
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		ui->value[id] = pendula_ports[id].kind == PK_CONTROL_IN
+		                    ? pendula_port_default(variant, (pendula_port_id)id)
+		                    : 0.0f;
+	for (int k = 0; k < 4; ++k)
+		ui->value[theta_out_id[k]] = ui->value[theta_init_id[k]] / 180.0f;
+
+	ui->dpy = XOpenDisplay(NULL);
+	if (!ui->dpy) {
+		fprintf(stderr, "pendula_ui: cannot open the X display '%s'\n", XDisplayName(NULL));
+		free(ui);
+		return NULL;
+	}
+	const int screen = DefaultScreen(ui->dpy);
+	ui->embedded = parent != NULL;
+	const Window parent_win = parent ? (Window)(uintptr_t)parent : RootWindow(ui->dpy, screen);
+
+	XSetWindowAttributes attr;
+	memset(&attr, 0, sizeof attr);
+	attr.background_pixel = BlackPixel(ui->dpy, screen);
+	attr.border_pixel = 0;
+	attr.event_mask = ExposureMask | StructureNotifyMask | ButtonPressMask | ButtonReleaseMask |
+	                  ButtonMotionMask;
+	ui->win = XCreateWindow(ui->dpy, parent_win, 0, 0, (unsigned)ui->width,
+	                        (unsigned)ui->height, 0, CopyFromParent, InputOutput,
+	                        CopyFromParent, CWBackPixel | CWBorderPixel | CWEventMask, &attr);
+
+	XStoreName(ui->dpy, ui->win, "Pendula UI");
+	static char res_name[] = "pendula_ui", res_class[] = "Pendula";
+	XClassHint *class_hint = XAllocClassHint();
+	if (class_hint) {
+		class_hint->res_name = res_name;
+		class_hint->res_class = res_class;
+		XSetClassHint(ui->dpy, ui->win, class_hint);
+		XFree(class_hint);
+	}
+	/* Hosts embedding X11 UIs (suil) read the size hints. */
+	XSizeHints *hints = XAllocSizeHints();
+	if (hints) {
+		hints->flags = PMinSize | PBaseSize;
+		hints->min_width = PENDULA_UI_MIN_WIDTH;
+		hints->min_height = PENDULA_UI_MIN_HEIGHT;
+		hints->base_width = PENDULA_UI_WIDTH;
+		hints->base_height = PENDULA_UI_HEIGHT;
+		XSetWMNormalHints(ui->dpy, ui->win, hints);
+		XFree(hints);
+	}
+	ui->wm_protocols = XInternAtom(ui->dpy, "WM_PROTOCOLS", False);
+	ui->wm_delete = XInternAtom(ui->dpy, "WM_DELETE_WINDOW", False);
+	if (!ui->embedded)
+		XSetWMProtocols(ui->dpy, ui->win, &ui->wm_delete, 1);
+
+	ui->surface = cairo_xlib_surface_create(ui->dpy, ui->win, DefaultVisual(ui->dpy, screen),
+	                                        ui->width, ui->height);
+	if (cairo_surface_status(ui->surface) != CAIRO_STATUS_SUCCESS) {
+		fprintf(stderr, "pendula_ui: no cairo surface for the window: %s\n",
+		        cairo_status_to_string(cairo_surface_status(ui->surface)));
+		cairo_surface_destroy(ui->surface);
+		ui->surface = NULL;
+		cleanup(ui);
+		return NULL;
+	}
+
+	/* Embedded: visible with the parent.  Top-level: show() maps it. */
+	if (ui->embedded)
+		XMapRaised(ui->dpy, ui->win);
+	if (resize)
+		resize->ui_resize(resize->handle, ui->width, ui->height);
+	XFlush(ui->dpy);
+
+	pendula_trail_clear(&ui->trail);
+	ui->need_draw = true;
+	*widget = (LV2UI_Widget)(uintptr_t)ui->win;
+	return (LV2UI_Handle)ui;
+}
+
+static void port_event(LV2UI_Handle handle, uint32_t port_index, uint32_t buffer_size,
+                       uint32_t format, const void *buffer)
+{
+	PendulaUI *ui = (PendulaUI *)handle;
+	if (format != 0 || buffer_size != sizeof(float) || !buffer)
+		return;
+	const int id = pendula_port_id_at(ui->variant, port_index);
+	if (id < 0)
+		return;
+	const pendula_port_info *p = &pendula_ports[id];
+	if (p->kind != PK_CONTROL_IN && p->kind != PK_CONTROL_OUT)
+		return;
+	float v;
+	memcpy(&v, buffer, sizeof v);
+	v = sanitize(ui, (pendula_port_id)id, v);
+	if (v == ui->value[id])
+		return; /* hosts repeat unchanged outputs: nothing to draw */
+	ui->value[id] = v;
+	if (p->kind != PK_CONTROL_OUT)
+		ui->need_draw = true;
+	else if (fabsf(v - ui->drawn[id]) > 1e-5f * (p->max - p->min))
+		ui->pose_changed = true; /* (a pendulum coming to rest ends up not drawn) */
+}
+
+static const void *extension_data(const char *uri)
+{
+	if (!strcmp(uri, LV2_UI__idleInterface))
+		return &idle_interface;
+	if (!strcmp(uri, LV2_UI__showInterface))
+		return &show_interface;
+	return NULL;
+}
+
+static const LV2UI_Descriptor descriptor = {
+    PENDULA_UI_URI, instantiate, cleanup, port_event, extension_data,
+};
+
+LV2_SYMBOL_EXPORT const LV2UI_Descriptor *lv2ui_descriptor(uint32_t index)
+{
+	return index == 0 ? &descriptor : NULL;
+}
