@@ -1,0 +1,1652 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * A test host on lilv: loads pendula.lv2 from the build tree, checks its
+ * description against the port table (plugin/ports.h), then instantiates each
+ * plugin at 44.1, 48 and 96 kHz and checks physics and host-facing behaviour
+ * through the outputs only:
+ *
+ *   ports          TTL vs ports.h: indices, symbols, names, classes, ranges,
+ *                  defaults, units, properties, scale points, atom ports
+ *   first_frame    frame 0 shows the initial angles (degrees -> theta/pi)
+ *   small_osc      normal-mode frequency from theta1 vs the linearised value
+ *   energy         constant within 1e-5 relative when lambda = sigma = 0, no
+ *                  forcing; non-increasing and falling with damping
+ *   blocks         bit-identical outputs for fixed and random block sizes
+ *                  (0-frame blocks too), direct buffers, late connection
+ *   bad_input      NaN, +-inf, +-1e30 on every control: finite outputs,
+ *                  bit-identical to the clamped value / the default
+ *   reset          a rising edge reproduces the run after activate() exactly
+ *   null_outputs   signal outputs unconnected (NULL): control outputs the same
+ *   controls_out   control outputs = last frame of each signal; pivot in m;
+ *                  bodies beyond N output 0
+ *   midi           incoming MIDI comes out unchanged, in order, same frames
+ *
+ * usage: test_host BUNDLE_DIR [--plugin double|double-cv|parallel|parallel-cv]
+ *                             [--rate HZ] [--quick]
+ * --quick (for valgrind): 48 kHz only, shorter runs, no
+ * small_oscillation / energy_is_physical (long runs, no new code path).
+ */
+#include "ports.h"
+
+#include <CUnit/Basic.h>
+#include <lilv/lilv.h>
+#include <lv2/atom/atom.h>
+#include <lv2/atom/forge.h>
+#include <lv2/atom/util.h>
+#include <lv2/core/lv2.h>
+#include <lv2/midi/midi.h>
+#include <lv2/port-props/port-props.h>
+#include <lv2/resize-port/resize-port.h>
+#include <lv2/time/time.h>
+#include <lv2/units/units.h>
+#include <lv2/urid/urid.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+#define MAX_BLOCK 4096u
+#define ATOM_CAPACITY 16384u
+
+static const char *variant_names[PENDULA_N_VARIANTS] = {"double", "double-cv", "parallel",
+                                                        "parallel-cv"};
+static const char *variant_uris[PENDULA_N_VARIANTS] = {
+	PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV, PENDULA_URI_PARALLEL, PENDULA_URI_PARALLEL_CV};
+
+static struct {
+	const char *bundle;
+	int variant; /* -1: all */
+	double rate; /* 0: all */
+	bool quick;
+} opt = {NULL, -1, 0.0, false};
+
+/* Current suite's plugin and sample rate. */
+static pendula_variant cur_variant;
+static double cur_rate;
+
+static LilvWorld *world;
+static const LilvPlugin *plugins[PENDULA_N_VARIANTS];
+
+/* Assertion with a formatted message (CUnit copies the text). */
+#define CHECK(cond, ...)                                                                   \
+	do {                                                                               \
+		char check_msg_[600];                                                      \
+		const bool check_ok_ = (cond);                                             \
+		if (!check_ok_) {                                                          \
+			snprintf(check_msg_, sizeof check_msg_, __VA_ARGS__);              \
+			printf("\n    FAILED: %s\n", check_msg_);                             \
+		}                                                                          \
+		CU_assertImplementation(check_ok_, __LINE__, check_ok_ ? #cond : check_msg_, \
+		                        __FILE__, "", CU_FALSE);                           \
+	} while (0)
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fprintf(stderr, "test_host: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = xcalloc(strlen(s) + 1, 1);
+	memcpy(d, s, strlen(s) + 1);
+	return d;
+}
+
+/* ---------------------------------------------------------------------- */
+/* urid:map                                                                */
+
+static char **uri_table;
+static uint32_t n_uris, cap_uris;
+
+static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri)
+{
+	(void)handle;
+	for (uint32_t i = 0; i < n_uris; ++i)
+		if (!strcmp(uri_table[i], uri))
+			return i + 1;
+	if (n_uris == cap_uris) {
+		cap_uris = cap_uris ? 2 * cap_uris : 64;
+		char **t = realloc(uri_table, cap_uris * sizeof(char *));
+		if (!t)
+			exit(2);
+		uri_table = t;
+	}
+	uri_table[n_uris] = xstrdup(uri);
+	return ++n_uris;
+}
+
+static const char *unmap_uri(LV2_URID_Unmap_Handle handle, LV2_URID urid)
+{
+	(void)handle;
+	return urid >= 1 && urid <= n_uris ? uri_table[urid - 1] : NULL;
+}
+
+static LV2_URID_Map map = {NULL, map_uri};
+static LV2_URID_Unmap unmap = {NULL, unmap_uri};
+static const LV2_Feature map_feature = {LV2_URID__map, &map};
+static const LV2_Feature unmap_feature = {LV2_URID__unmap, &unmap};
+static const LV2_Feature *const features[] = {&map_feature, &unmap_feature, NULL};
+
+static void free_uris(void)
+{
+	for (uint32_t i = 0; i < n_uris; ++i)
+		free(uri_table[i]);
+	free(uri_table);
+	uri_table = NULL;
+	n_uris = cap_uris = 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A host instance                                                         */
+
+typedef struct {
+	pendula_variant v;
+	double rate;
+	LilvInstance *inst;
+	uint32_t n_ports;
+	/* control inputs and outputs, by global id */
+	float control[PENDULA_N_PORT_IDS];
+	/* signal output buffers, by global id */
+	float *buf[PENDULA_N_PORT_IDS];
+	bool has[PENDULA_N_PORT_IDS];
+	bool null_signals; /* leave the signal outputs unconnected */
+	bool null_atoms;   /* leave the atom ports unconnected */
+	bool keep_input;   /* the test filled atom_in itself */
+	uint64_t atom_in[ATOM_CAPACITY / 8];
+	uint64_t atom_out[ATOM_CAPACITY / 8];
+} Host;
+
+static LV2_URID urid_sequence, urid_chunk, urid_midi;
+
+static void host_prepare_atoms(Host *h)
+{
+	LV2_Atom_Sequence *in = (LV2_Atom_Sequence *)h->atom_in;
+	LV2_Atom_Sequence *out = (LV2_Atom_Sequence *)h->atom_out;
+	if (!h->keep_input) {
+		in->atom.type = urid_sequence;
+		in->atom.size = sizeof(LV2_Atom_Sequence_Body);
+		in->body.unit = 0;
+		in->body.pad = 0;
+	}
+	out->atom.type = urid_chunk;
+	out->atom.size = ATOM_CAPACITY - sizeof(LV2_Atom);
+}
+
+static void host_connect(Host *h)
+{
+	for (uint32_t i = 0; i < h->n_ports; ++i) {
+		const int id = pendula_port_id_at(h->v, i);
+		void *data = NULL;
+		switch (pendula_ports[id].kind) {
+		case PK_CONTROL_IN:
+		case PK_CONTROL_OUT:
+			data = &h->control[id];
+			break;
+		case PK_SIGNAL_OUT:
+			data = h->null_signals ? NULL : h->buf[id];
+			break;
+		case PK_ATOM_IN:
+			data = h->null_atoms ? NULL : h->atom_in;
+			break;
+		case PK_ATOM_OUT:
+			data = h->null_atoms ? NULL : h->atom_out;
+			break;
+		}
+		lilv_instance_connect_port(h->inst, i, data);
+	}
+}
+
+static void host_set_defaults(Host *h)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		h->control[id] = pendula_ports[id].kind == PK_CONTROL_IN
+		                     ? pendula_port_default(h->v, (pendula_port_id)id)
+		                     : 0.0f;
+}
+
+/* Instantiates and activates; connects before activate() unless late. */
+static Host *host_new_ex(pendula_variant v, double rate, bool null_signals, bool late)
+{
+	Host *h = xcalloc(1, sizeof(Host));
+	h->v = v;
+	h->rate = rate;
+	h->null_signals = null_signals;
+	h->n_ports = pendula_port_count(v);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		h->has[id] = pendula_port_index(v, (pendula_port_id)id) >= 0;
+		if (h->has[id] && pendula_ports[id].kind == PK_SIGNAL_OUT)
+			h->buf[id] = xcalloc(MAX_BLOCK, sizeof(float));
+	}
+	host_set_defaults(h);
+	h->inst = lilv_plugin_instantiate(plugins[v], rate, features);
+	if (!h->inst) {
+		fprintf(stderr, "test_host: cannot instantiate %s\n", variant_uris[v]);
+		exit(2);
+	}
+	host_prepare_atoms(h);
+	if (!late)
+		host_connect(h);
+	lilv_instance_activate(h->inst);
+	if (late)
+		host_connect(h);
+	return h;
+}
+
+static Host *host_new(pendula_variant v, double rate)
+{
+	return host_new_ex(v, rate, false, false);
+}
+
+static void host_free(Host *h)
+{
+	if (!h)
+		return;
+	lilv_instance_deactivate(h->inst);
+	lilv_instance_free(h->inst);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		free(h->buf[id]);
+	free(h);
+}
+
+/* All controls back to their defaults, deactivate() + activate(): the
+ * state of a fresh instance (test_reset checks that), without the cost of
+ * loading the plugin again. */
+static void host_restart(Host *h)
+{
+	host_set_defaults(h);
+	lilv_instance_deactivate(h->inst);
+	lilv_instance_activate(h->inst);
+}
+
+static void host_set(Host *h, pendula_port_id id, float value)
+{
+	if (h->has[id])
+		h->control[id] = value;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Recordings                                                              */
+
+typedef struct {
+	size_t n, cap;                         /* frames */
+	float *sig[PENDULA_N_PORT_IDS];        /* signal outputs */
+	size_t n_blocks, cap_blocks;
+	size_t *block_end;                     /* frames recorded after each block */
+	float *ctl[PENDULA_N_PORT_IDS];        /* control outputs after each block */
+} Rec;
+
+static void rec_reserve(Rec *r, pendula_variant v, size_t frames)
+{
+	if (frames <= r->cap)
+		return;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (pendula_port_index(v, (pendula_port_id)id) < 0 ||
+		    pendula_ports[id].kind != PK_SIGNAL_OUT)
+			continue;
+		float *p = realloc(r->sig[id], frames * sizeof(float));
+		if (!p)
+			exit(2);
+		r->sig[id] = p;
+	}
+	r->cap = frames;
+}
+
+static void rec_block(Rec *r, const Host *h)
+{
+	if (r->n_blocks == r->cap_blocks) {
+		r->cap_blocks = r->cap_blocks ? 2 * r->cap_blocks : 256;
+		size_t *e = realloc(r->block_end, r->cap_blocks * sizeof(size_t));
+		if (!e)
+			exit(2);
+		r->block_end = e;
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			if (!h->has[id] || pendula_ports[id].kind != PK_CONTROL_OUT)
+				continue;
+			float *c = realloc(r->ctl[id], r->cap_blocks * sizeof(float));
+			if (!c)
+				exit(2);
+			r->ctl[id] = c;
+		}
+	}
+	r->block_end[r->n_blocks] = r->n;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (r->ctl[id])
+			r->ctl[id][r->n_blocks] = h->control[id];
+	r->n_blocks++;
+}
+
+static void rec_free(Rec *r)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		free(r->sig[id]);
+		free(r->ctl[id]);
+	}
+	free(r->block_end);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Block sizes: fixed, or pseudo-random (with 0-frame blocks when zeros). */
+typedef struct {
+	uint32_t fixed; /* 0: random */
+	uint32_t state;
+	bool zeros;
+	bool direct; /* connect the outputs straight into the recording */
+} Blocking;
+
+static uint32_t next_block(Blocking *b, uint32_t left)
+{
+	uint32_t n;
+	if (b->fixed) {
+		n = b->fixed;
+	} else {
+		b->state ^= b->state << 13;
+		b->state ^= b->state >> 17;
+		b->state ^= b->state << 5;
+		n = (b->zeros && b->state % 5 == 0) ? 0 : 1 + (b->state >> 8) % 1500;
+	}
+	if (n > left)
+		n = left;
+	return n > MAX_BLOCK ? MAX_BLOCK : n;
+}
+
+/* Runs `frames` frames in blocks, appending to rec (if not NULL). */
+static void host_render(Host *h, Rec *rec, uint32_t frames, Blocking *b)
+{
+	Blocking fixed = {MAX_BLOCK, 1, false, false};
+	if (!b)
+		b = &fixed;
+	if (rec && !h->null_signals)
+		rec_reserve(rec, h->v, rec->n + frames);
+	uint32_t done = 0;
+	bool first = true;
+	while (done < frames || first) {
+		const uint32_t n = next_block(b, frames - done);
+		first = false;
+		if (b->direct && rec && !h->null_signals) {
+			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+				if (rec->sig[id])
+					lilv_instance_connect_port(h->inst,
+					                           (uint32_t)pendula_port_index(
+					                               h->v, (pendula_port_id)id),
+					                           rec->sig[id] + rec->n);
+		}
+		host_prepare_atoms(h);
+		lilv_instance_run(h->inst, n);
+		if (rec) {
+			if (!b->direct && !h->null_signals)
+				for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+					if (rec->sig[id])
+						memcpy(rec->sig[id] + rec->n, h->buf[id],
+						       n * sizeof(float));
+			rec->n += n;
+			rec_block(rec, h);
+		}
+		done += n;
+	}
+	if (b->direct && rec && !h->null_signals)
+		host_connect(h); /* back to the host's own buffers */
+}
+
+/* Index of the first bitwise difference, or n. */
+static size_t first_difference(const float *a, const float *b, size_t n)
+{
+	if (!memcmp(a, b, n * sizeof(float)))
+		return n;
+	for (size_t i = 0; i < n; ++i)
+		if (memcmp(&a[i], &b[i], sizeof(float)))
+			return i;
+	return n;
+}
+
+/* Every signal output of two recordings bit-identical over [from, from + n). */
+static bool same_signals(const Rec *a, const Rec *b, size_t from_a, size_t from_b, size_t n,
+                         const char *what)
+{
+	bool same = true;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (!a->sig[id] || !b->sig[id])
+			continue;
+		const size_t i = first_difference(a->sig[id] + from_a, b->sig[id] + from_b, n);
+		if (i < n) {
+			printf("\n    %s: %s differs at frame %zu (%.9g vs %.9g)\n", what,
+			       pendula_ports[id].symbol, i, (double)a->sig[id][from_a + i],
+			       (double)b->sig[id][from_b + i]);
+			same = false;
+		}
+	}
+	return same;
+}
+
+static bool all_finite(const Rec *r, const char **bad_symbol)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (r->sig[id])
+			for (size_t i = 0; i < r->n; ++i)
+				if (!isfinite(r->sig[id][i])) {
+					*bad_symbol = pendula_ports[id].symbol;
+					return false;
+				}
+		if (r->ctl[id])
+			for (size_t i = 0; i < r->n_blocks; ++i)
+				if (!isfinite(r->ctl[id][i])) {
+					*bad_symbol = pendula_ports[id].symbol;
+					return false;
+				}
+	}
+	return true;
+}
+
+static bool is_double(void)
+{
+	return pendula_variant_model_mask(cur_variant) == PM_D;
+}
+
+static uint32_t seconds(double s)
+{
+	return (uint32_t)lrint(s * cur_rate);
+}
+
+/* ---------------------------------------------------------------------- */
+/* ports: the TTL against ports.h                                          */
+
+static LilvNode *uri_node(const char *uri)
+{
+	return lilv_new_uri(world, uri);
+}
+
+static bool port_is(const LilvPlugin *p, const LilvPort *port, const char *class_uri)
+{
+	LilvNode *n = uri_node(class_uri);
+	const bool r = lilv_port_is_a(p, port, n);
+	lilv_node_free(n);
+	return r;
+}
+
+static bool port_has(const LilvPlugin *p, const LilvPort *port, const char *prop_uri)
+{
+	LilvNode *n = uri_node(prop_uri);
+	const bool r = lilv_port_has_property(p, port, n);
+	lilv_node_free(n);
+	return r;
+}
+
+/* String value of a port property, or NULL (caller frees). */
+static char *port_string(const LilvPlugin *p, const LilvPort *port, const char *pred_uri)
+{
+	LilvNode *pred = uri_node(pred_uri);
+	LilvNode *val = lilv_port_get(p, port, pred);
+	char *s = NULL;
+	if (val && lilv_node_is_string(val))
+		s = xstrdup(lilv_node_as_string(val));
+	lilv_node_free(val);
+	lilv_node_free(pred);
+	return s;
+}
+
+static bool port_supports(const LilvPlugin *p, const LilvPort *port, const char *uri)
+{
+	LilvNode *pred = uri_node(LV2_ATOM__supports);
+	LilvNode *val = uri_node(uri);
+	const bool r = lilv_port_supports_event(p, port, val);
+	lilv_node_free(val);
+	lilv_node_free(pred);
+	return r;
+}
+
+/* Unit symbols the README and hosts show (an independent copy). */
+static const char *expected_unit(pendula_unit u, bool *custom)
+{
+	*custom = true;
+	switch (u) {
+	case PU_NONE:
+		return NULL;
+	case PU_MS2:
+		return "m/s²";
+	case PU_KG:
+		return "kg";
+	case PU_KGM2:
+		return "kg·m²";
+	case PU_NMS:
+		return "N·m·s";
+	case PU_NM:
+		return "N·m";
+	default:
+		break;
+	}
+	*custom = false;
+	switch (u) {
+	case PU_COEF:
+		return LV2_UNITS__coef;
+	case PU_M:
+		return LV2_UNITS__m;
+	case PU_HZ:
+		return LV2_UNITS__hz;
+	case PU_DEGREE:
+		return LV2_UNITS__degree;
+	case PU_MIDINOTE:
+		return LV2_UNITS__midiNote;
+	default:
+		return NULL;
+	}
+}
+
+static void check_unit(const LilvPlugin *p, const LilvPort *port, const pendula_port_info *info)
+{
+	bool custom;
+	const char *want = expected_unit(info->unit, &custom);
+	LilvNode *pred = uri_node(LV2_UNITS__unit);
+	LilvNode *unit = lilv_port_get(p, port, pred);
+	if (!want) {
+		CHECK(unit == NULL, "%s: unexpected units:unit", info->symbol);
+	} else if (!custom) {
+		CHECK(unit && lilv_node_is_uri(unit) && !strcmp(lilv_node_as_uri(unit), want),
+		      "%s: units:unit is not <%s>", info->symbol, want);
+	} else {
+		CHECK(unit && lilv_node_is_blank(unit), "%s: no custom unit", info->symbol);
+		if (unit) {
+			LilvNode *sym_pred = uri_node(LV2_UNITS__symbol);
+			LilvNode *render_pred = uri_node(LV2_UNITS__render);
+			LilvNode *sym = lilv_world_get(world, unit, sym_pred, NULL);
+			LilvNode *render = lilv_world_get(world, unit, render_pred, NULL);
+			CHECK(sym && !strcmp(lilv_node_as_string(sym), want),
+			      "%s: unit symbol '%s', want '%s'", info->symbol,
+			      sym ? lilv_node_as_string(sym) : "(none)", want);
+			CHECK(render && strstr(lilv_node_as_string(render), "%f"),
+			      "%s: unit has no units:render with %%f", info->symbol);
+			lilv_node_free(sym);
+			lilv_node_free(render);
+			lilv_node_free(sym_pred);
+			lilv_node_free(render_pred);
+		}
+	}
+	lilv_node_free(unit);
+	lilv_node_free(pred);
+}
+
+static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
+{
+	const int id = pendula_port_id_at(v, index);
+	const pendula_port_info *info = &pendula_ports[id];
+	const LilvPort *port = lilv_plugin_get_port_by_index(p, index);
+	CHECK(port != NULL, "port %u missing", index);
+	if (!port)
+		return;
+	const char *sym = lilv_node_as_string(lilv_port_get_symbol(p, port));
+	CHECK(!strcmp(sym, info->symbol), "port %u: symbol %s, table says %s", index, sym,
+	      info->symbol);
+	CHECK(lilv_port_get_index(p, port) == index, "port %s: index", sym);
+
+	LilvNode *name = lilv_port_get_name(p, port);
+	CHECK(name && !strcmp(lilv_node_as_string(name), info->name), "port %s: name", sym);
+	lilv_node_free(name);
+	char *comment = port_string(p, port, LILV_NS_RDFS "comment");
+	CHECK(comment && !strcmp(comment, info->doc), "port %s: rdfs:comment", sym);
+	free(comment);
+
+	const bool input = info->kind == PK_CONTROL_IN || info->kind == PK_ATOM_IN;
+	CHECK(port_is(p, port, LV2_CORE__InputPort) == input, "port %s: input/output", sym);
+	CHECK(port_is(p, port, LV2_CORE__OutputPort) == !input, "port %s: output/input", sym);
+	const bool cv = pendula_variant_is_cv(v);
+	const bool control = info->kind == PK_CONTROL_IN || info->kind == PK_CONTROL_OUT;
+	const bool signal = info->kind == PK_SIGNAL_OUT;
+	const bool atom = info->kind == PK_ATOM_IN || info->kind == PK_ATOM_OUT;
+	CHECK(port_is(p, port, LV2_CORE__ControlPort) == control, "port %s: ControlPort", sym);
+	CHECK(port_is(p, port, LV2_CORE__AudioPort) == (signal && !cv), "port %s: AudioPort", sym);
+	CHECK(port_is(p, port, LV2_CORE__CVPort) == (signal && cv), "port %s: CVPort", sym);
+	CHECK(port_is(p, port, LV2_ATOM__AtomPort) == atom, "port %s: AtomPort", sym);
+	CHECK(port_has(p, port, LV2_CORE__connectionOptional) == ((signal && cv) || atom),
+	      "port %s: connectionOptional", sym);
+
+	if (atom) {
+		LilvNode *pred = uri_node(LV2_ATOM__bufferType);
+		LilvNode *bt = lilv_port_get(p, port, pred);
+		CHECK(bt && !strcmp(lilv_node_as_uri(bt), LV2_ATOM__Sequence),
+		      "port %s: bufferType", sym);
+		lilv_node_free(bt);
+		lilv_node_free(pred);
+		CHECK(port_supports(p, port, LV2_MIDI__MidiEvent), "port %s: supports MIDI", sym);
+		if (info->kind == PK_ATOM_IN) {
+			CHECK(port_supports(p, port, LV2_TIME__Position),
+			      "port %s: supports time:Position", sym);
+			LilvNode *dpred = uri_node(LV2_CORE__designation);
+			LilvNode *d = lilv_port_get(p, port, dpred);
+			CHECK(d && !strcmp(lilv_node_as_uri(d), LV2_CORE__control),
+			      "port %s: designation lv2:control", sym);
+			lilv_node_free(d);
+			lilv_node_free(dpred);
+		} else {
+			LilvNode *spred = uri_node(LV2_RESIZE_PORT__minimumSize);
+			LilvNode *s = lilv_port_get(p, port, spred);
+			CHECK(s && lilv_node_as_int(s) >= 4096, "port %s: rsz:minimumSize", sym);
+			lilv_node_free(s);
+			lilv_node_free(spred);
+		}
+		return;
+	}
+
+	LilvNode *def = NULL, *min = NULL, *max = NULL;
+	lilv_port_get_range(p, port, &def, &min, &max);
+	CHECK(min && lilv_node_as_float(min) == info->min, "port %s: minimum %g, table %g", sym,
+	      min ? (double)lilv_node_as_float(min) : NAN, (double)info->min);
+	CHECK(max && lilv_node_as_float(max) == info->max, "port %s: maximum %g, table %g", sym,
+	      max ? (double)lilv_node_as_float(max) : NAN, (double)info->max);
+	if (info->kind == PK_CONTROL_IN) {
+		const float want = pendula_port_default(v, (pendula_port_id)id);
+		CHECK(def && lilv_node_as_float(def) == want, "port %s: default %g, table %g", sym,
+		      def ? (double)lilv_node_as_float(def) : NAN, (double)want);
+		CHECK(want >= info->min && want <= info->max, "port %s: default outside range",
+		      sym);
+	} else {
+		CHECK(def == NULL, "port %s: an output with a default", sym);
+	}
+	lilv_node_free(def);
+	lilv_node_free(min);
+	lilv_node_free(max);
+
+	CHECK(port_has(p, port, LV2_CORE__integer) == !!(info->flags & PF_INTEGER),
+	      "port %s: integer", sym);
+	CHECK(port_has(p, port, LV2_CORE__toggled) == !!(info->flags & PF_TOGGLED),
+	      "port %s: toggled", sym);
+	CHECK(port_has(p, port, LV2_PORT_PROPS__trigger) == !!(info->flags & PF_TRIGGER),
+	      "port %s: trigger", sym);
+	CHECK(port_has(p, port, LV2_PORT_PROPS__logarithmic) == !!(info->flags & PF_LOG),
+	      "port %s: logarithmic", sym);
+	CHECK(port_has(p, port, LV2_CORE__enumeration) == !!(info->flags & PF_ENUM),
+	      "port %s: enumeration", sym);
+	check_unit(p, port, info);
+
+	LilvScalePoints *points = lilv_port_get_scale_points(p, port);
+	if (info->flags & PF_ENUM) {
+		CHECK(points && lilv_scale_points_size(points) == PENDULA_N_SYNC_NOTES,
+		      "port %s: %u scale points", sym,
+		      points ? lilv_scale_points_size(points) : 0);
+		LILV_FOREACH (scale_points, i, points) {
+			const LilvScalePoint *sp = lilv_scale_points_get(points, i);
+			const int value = lilv_node_as_int(lilv_scale_point_get_value(sp));
+			const char *label = lilv_node_as_string(lilv_scale_point_get_label(sp));
+			CHECK(value >= 0 && (size_t)value < PENDULA_N_SYNC_NOTES &&
+			          !strcmp(label, pendula_sync_notes[value].label),
+			      "port %s: scale point %d '%s'", sym, value, label);
+		}
+	} else {
+		CHECK(points == NULL, "port %s: unexpected scale points", sym);
+	}
+	lilv_scale_points_free(points);
+}
+
+static void test_ports(void)
+{
+	const pendula_variant v = cur_variant;
+	const LilvPlugin *p = plugins[v];
+
+	CHECK(lilv_plugin_verify(p), "lilv_plugin_verify failed");
+	CHECK(lilv_plugin_get_num_ports(p) == pendula_port_count(v),
+	      "%u ports in the TTL, %u in the table", lilv_plugin_get_num_ports(p),
+	      pendula_port_count(v));
+
+	LilvNode *name = lilv_plugin_get_name(p);
+	CHECK(name && strstr(lilv_node_as_string(name), "Pendula"), "doap:name");
+	lilv_node_free(name);
+	LilvNode *author = lilv_plugin_get_author_name(p);
+	CHECK(author != NULL, "no maintainer name (doap:maintainer)");
+	lilv_node_free(author);
+
+	/* (lilv_plugin_get_class() needs the LV2 core spec loaded; read the
+	 * types directly) */
+	LilvNode *type_pred = uri_node(LILV_NS_RDF "type");
+	LilvNode *osc = uri_node(LV2_CORE__OscillatorPlugin);
+	LilvNodes *types = lilv_plugin_get_value(p, type_pred);
+	CHECK(types && lilv_nodes_contains(types, osc), "not an lv2:OscillatorPlugin");
+	lilv_nodes_free(types);
+	lilv_node_free(osc);
+	lilv_node_free(type_pred);
+
+	LilvNodes *req = lilv_plugin_get_required_features(p);
+	CHECK(lilv_nodes_size(req) == 1, "%u required features", lilv_nodes_size(req));
+	LilvNode *map_node = uri_node(LV2_URID__map);
+	CHECK(lilv_nodes_contains(req, map_node), "urid:map not required");
+	lilv_node_free(map_node);
+	lilv_nodes_free(req);
+	LilvNode *rt = uri_node(LV2_CORE__hardRTCapable);
+	CHECK(lilv_plugin_has_feature(p, rt), "not hardRTCapable");
+	lilv_node_free(rt);
+
+	LilvNode *lic_pred = uri_node("http://usefulinc.com/ns/doap#license");
+	LilvNodes *lic = lilv_plugin_get_value(p, lic_pred);
+	CHECK(lic && lilv_nodes_size(lic) == 1 &&
+	          !strcmp(lilv_node_as_uri(lilv_nodes_get_first(lic)),
+	                  "http://opensource.org/licenses/isc"),
+	      "doap:license");
+	lilv_nodes_free(lic);
+	lilv_node_free(lic_pred);
+
+	for (uint32_t i = 0; i < lilv_plugin_get_num_ports(p) && i < pendula_port_count(v); ++i)
+		check_port(p, v, i);
+
+	/* Symbols are unique and valid C identifiers (LV2 requires it). */
+	for (int a = 0; a < PENDULA_N_PORT_IDS; ++a) {
+		const char *s = pendula_ports[a].symbol;
+		bool ok = (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_';
+		for (const char *c = s; *c; ++c)
+			ok = ok && ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			            (*c >= '0' && *c <= '9') || *c == '_');
+		CHECK(ok, "symbol '%s' is not an identifier", s);
+		for (int b = a + 1; b < PENDULA_N_PORT_IDS; ++b)
+			CHECK(strcmp(s, pendula_ports[b].symbol), "symbol '%s' twice", s);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* first frame                                                             */
+
+static void test_first_frame(void)
+{
+	Host *h = host_new(cur_variant, cur_rate);
+	host_set(h, P_THETA1_INIT, 37.5f);
+	host_set(h, P_THETA2_INIT, -150.0f);
+	Rec r = {0};
+	Blocking one = {1, 1, false, false};
+	host_render(h, &r, 1, &one);
+
+	CHECK(fabs(r.sig[P_OUT_THETA1][0] - 37.5 / 180.0) < 1e-6, "theta1[0] = %.9g, want %.9g",
+	      (double)r.sig[P_OUT_THETA1][0], 37.5 / 180.0);
+	CHECK(fabs(r.sig[P_OUT_THETA2][0] + 150.0 / 180.0) < 1e-6, "theta2[0] = %.9g, want %.9g",
+	      (double)r.sig[P_OUT_THETA2][0], -150.0 / 180.0);
+	if (is_double()) {
+		/* tip = (l1 sin th1 + l2 sin th2, -l1 cos th1 - l2 cos th2) / (l1 + l2) */
+		const double t1 = 37.5 * PI / 180.0, t2 = -150.0 * PI / 180.0;
+		const double x = 0.5 * (sin(t1) + sin(t2)), y = -0.5 * (cos(t1) + cos(t2));
+		CHECK(fabs(r.sig[P_OUT_TIP_X][0] - x) < 1e-6, "tip_x[0] = %.9g, want %.9g",
+		      (double)r.sig[P_OUT_TIP_X][0], x);
+		CHECK(fabs(r.sig[P_OUT_TIP_Y][0] - y) < 1e-6, "tip_y[0] = %.9g, want %.9g",
+		      (double)r.sig[P_OUT_TIP_Y][0], y);
+	}
+	CHECK(r.sig[P_OUT_ENERGY][0] > 0.0f, "energy[0] = %g", (double)r.sig[P_OUT_ENERGY][0]);
+	rec_free(&r);
+	host_free(h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* small oscillations                                                      */
+
+/* Frequency (Hz of audio time) of x from its upward zero crossings. */
+static double crossing_frequency(const float *x, size_t n, double rate, int *crossings)
+{
+	double first = -1.0, last = -1.0;
+	int count = 0;
+	for (size_t i = 1; i < n; ++i) {
+		if (x[i - 1] < 0.0f && x[i] >= 0.0f) {
+			const double frac = (double)x[i - 1] / ((double)x[i - 1] - (double)x[i]);
+			const double t = ((double)(i - 1) + frac) / rate;
+			if (count == 0)
+				first = t;
+			last = t;
+			++count;
+		}
+	}
+	*crossings = count;
+	return count >= 2 ? (count - 1) / (last - first) : 0.0;
+}
+
+/* One normal mode: inits theta1, theta2 (degrees), expected omega (rad/s of
+ * simulated time); checks theta1's frequency. */
+static void check_mode(const char *label, Host *h, double omega, double time_scale,
+                       double sim_seconds)
+{
+	Rec r = {0};
+	const uint32_t frames = seconds(sim_seconds / time_scale);
+	host_render(h, &r, frames, NULL);
+	int crossings;
+	const double f = crossing_frequency(r.sig[P_OUT_THETA1], r.n, cur_rate, &crossings);
+	const double want = omega / (2.0 * PI) * time_scale;
+	const double rel = fabs(f - want) / want;
+	printf("\n    %s @%g Hz: f = %.6f Hz, linearised %.6f Hz, rel. error %.2e (%d crossings)",
+	       label, cur_rate, f, want, rel, crossings);
+	CHECK(crossings >= 4, "%s: only %d zero crossings", label, crossings);
+	CHECK(rel < 2e-3, "%s: frequency %.6f Hz, linearised %.6f Hz (rel. error %.2e)", label,
+	      f, want, rel);
+	/* A pure mode: theta1 keeps its amplitude (the other mode would beat). */
+	float peak_first = 0.0f, peak_last = 0.0f;
+	for (size_t i = 0; i < r.n / 4; ++i)
+		peak_first = fmaxf(peak_first, fabsf(r.sig[P_OUT_THETA1][i]));
+	for (size_t i = r.n - r.n / 4; i < r.n; ++i)
+		peak_last = fmaxf(peak_last, fabsf(r.sig[P_OUT_THETA1][i]));
+	CHECK(fabsf(peak_last - peak_first) < 0.02f * peak_first,
+	      "%s: amplitude %g -> %g (not a pure, undamped mode)", label, (double)peak_first,
+	      (double)peak_last);
+	rec_free(&r);
+}
+
+static void test_small_oscillation(void)
+{
+	const double g = 100.0;
+	const double amp = 1.0; /* degrees */
+	const double sim = opt.quick ? 1.0 : 2.0;
+	if (is_double()) {
+		/* m1 = m2, l1 = l2 = l: omega^2 = (2 -+ sqrt 2) g / l, theta2 /
+		 * theta1 = +-sqrt 2 (PHYSICS.md). */
+		const double l = 0.1;
+		for (int mode = 0; mode < 2; ++mode) {
+			const double sign = mode ? -1.0 : 1.0;
+			Host *h = host_new(cur_variant, cur_rate);
+			host_set(h, P_GRAVITY, (float)g);
+			host_set(h, P_L1, (float)l);
+			host_set(h, P_L2, (float)l);
+			host_set(h, P_M1, 1.0f);
+			host_set(h, P_M2, 1.0f);
+			host_set(h, P_THETA1_INIT, (float)amp);
+			host_set(h, P_THETA2_INIT, (float)(sign * sqrt(2.0) * amp));
+			check_mode(mode ? "double fast mode" : "double slow mode", h,
+			           sqrt((2.0 - sign * sqrt(2.0)) * g / l), 1.0, sim);
+			host_free(h);
+		}
+		return;
+	}
+	/* Parallel, N = 1: a physical pendulum, omega^2 = m g c / (I_G + m c^2),
+	 * run at time_scale 0.5. */
+	{
+		const double m = 1.0, c = 0.2, ig = 0.02, ts = 0.5;
+		Host *h = host_new(cur_variant, cur_rate);
+		host_set(h, P_N_BODIES, 1.0f);
+		host_set(h, P_GRAVITY, (float)g);
+		host_set(h, P_TIME_SCALE, (float)ts);
+		host_set(h, P_M1, (float)m);
+		host_set(h, P_C1, (float)c);
+		host_set(h, P_INERTIA1, (float)ig);
+		host_set(h, P_THETA1_INIT, (float)amp);
+		check_mode("parallel N=1", h, sqrt(m * g * c / (ig + m * c * c)), ts, sim * 2.0);
+		host_free(h);
+	}
+	/* Parallel, N = 2, beta2 = 0 (equilibrium at theta = 0): R(0) and K
+	 * from PHYSICS.md, det(K - w^2 R) = 0, both modes, at time_scale 2. */
+	{
+		const double m1 = 1.0, c1 = 0.2, i1 = 0.02, m2 = 0.25, b2 = 0.3, c2 = 0.25,
+		             i2 = 0.005, ts = 2.0;
+		const double r11 = i1 + m1 * c1 * c1 + m2 * b2 * b2, r12 = m2 * b2 * c2,
+		             r22 = i2 + m2 * c2 * c2;
+		const double k11 = g * (m1 * c1 + m2 * b2), k22 = g * m2 * c2;
+		const double qa = r11 * r22 - r12 * r12, qb = -(k11 * r22 + k22 * r11),
+		             qc = k11 * k22;
+		const double disc = sqrt(qb * qb - 4.0 * qa * qc);
+		const double lambda[2] = {(-qb - disc) / (2.0 * qa), (-qb + disc) / (2.0 * qa)};
+		for (int mode = 0; mode < 2; ++mode) {
+			/* (K11 - l R11) x1 = l R12 x2 */
+			const double ratio = (k11 - lambda[mode] * r11) / (lambda[mode] * r12);
+			double a1 = amp, a2 = amp * ratio;
+			if (fabs(a2) > amp) {
+				a1 = amp / fabs(ratio);
+				a2 = amp * (ratio > 0 ? 1.0 : -1.0);
+			}
+			Host *h = host_new(cur_variant, cur_rate);
+			host_set(h, P_N_BODIES, 2.0f);
+			host_set(h, P_GRAVITY, (float)g);
+			host_set(h, P_TIME_SCALE, (float)ts);
+			host_set(h, P_M1, (float)m1);
+			host_set(h, P_C1, (float)c1);
+			host_set(h, P_INERTIA1, (float)i1);
+			host_set(h, P_M2, (float)m2);
+			host_set(h, P_B2, (float)b2);
+			host_set(h, P_BETA2, 0.0f);
+			host_set(h, P_C2, (float)c2);
+			host_set(h, P_INERTIA2, (float)i2);
+			host_set(h, P_THETA1_INIT, (float)a1);
+			host_set(h, P_THETA2_INIT, (float)a2);
+			check_mode(mode ? "parallel N=2 fast mode" : "parallel N=2 slow mode", h,
+			           sqrt(lambda[mode]), ts, sim * 4.0);
+			host_free(h);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* energy                                                                  */
+
+static void test_energy_conserved(void)
+{
+	Host *h = host_new(cur_variant, cur_rate);
+	Rec r = {0};
+	host_render(h, &r, seconds(opt.quick ? 0.5 : 3.0), NULL);
+	const float *e = r.sig[P_OUT_ENERGY];
+	double worst = 0.0;
+	size_t at = 0;
+	for (size_t i = 0; i < r.n; ++i) {
+		const double d = fabs((double)e[i] - e[0]);
+		if (d > worst) {
+			worst = d;
+			at = i;
+		}
+	}
+	const double rel = worst / e[0];
+	printf("\n    energy %.6f, max rel. drift %.2e (frame %zu) over %zu frames", (double)e[0],
+	       rel, at, r.n);
+	CHECK(e[0] > 0.05f, "energy %g: the default start should be well above rest",
+	      (double)e[0]);
+	CHECK(rel <= 1e-5, "energy drift %.3e relative (frame %zu: %.9g vs %.9g)", rel, at,
+	      (double)e[at], (double)e[0]);
+	/* and the motion is not trivial: theta1 moves */
+	float lo = 1.0f, hi = -1.0f;
+	for (size_t i = 0; i < r.n; ++i) {
+		lo = fminf(lo, r.sig[P_OUT_THETA1][i]);
+		hi = fmaxf(hi, r.sig[P_OUT_THETA1][i]);
+	}
+	CHECK(hi - lo > 0.1f, "theta1 hardly moves (%g..%g)", (double)lo, (double)hi);
+	rec_free(&r);
+	host_free(h);
+}
+
+/* The energy output against E = T + U computed here from the angle outputs
+ * (angular velocities by finite differences) with the default settings,
+ * normalised as SPEC.md says: checks that `energy` is the physical energy. */
+static double unwrap_angle(const float *x, size_t i, double ref)
+{
+	double a = (double)x[i] * PI;
+	while (a - ref > PI)
+		a -= 2.0 * PI;
+	while (a - ref < -PI)
+		a += 2.0 * PI;
+	return a;
+}
+
+static double energy_from_angles(const Rec *r, size_t i, double dt)
+{
+	const pendula_variant v = cur_variant;
+	const pendula_port_id out[4] = {P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3, P_OUT_THETA4};
+	const size_t d = 8;
+	const double g = pendula_port_default(v, P_GRAVITY);
+	const int n = is_double() ? 2 : (int)pendula_port_default(v, P_N_BODIES);
+	double th[4] = {0}, w[4] = {0};
+	for (int k = 0; k < n; ++k) {
+		const float *x = r->sig[out[k]];
+		th[k] = (double)x[i] * PI;
+		const double m2 = unwrap_angle(x, i - 2 * d, th[k]), m1 = unwrap_angle(x, i - d, th[k]),
+		             p1 = unwrap_angle(x, i + d, th[k]), p2 = unwrap_angle(x, i + 2 * d, th[k]);
+		w[k] = (m2 - 8.0 * m1 + 8.0 * p1 - p2) / (12.0 * (double)d * dt);
+	}
+	if (is_double()) {
+		const double m1 = pendula_port_default(v, P_M1), m2 = pendula_port_default(v, P_M2);
+		const double l1 = pendula_port_default(v, P_L1), l2 = pendula_port_default(v, P_L2);
+		const double t = 0.5 * (m1 + m2) * l1 * l1 * w[0] * w[0] +
+		                 m2 * l1 * l2 * cos(th[0] - th[1]) * w[0] * w[1] +
+		                 0.5 * m2 * l2 * l2 * w[1] * w[1];
+		const double u = -(m1 + m2) * g * l1 * cos(th[0]) - m2 * g * l2 * cos(th[1]);
+		const double u_min = -(m1 + m2) * g * l1 - m2 * g * l2;
+		return (t + u - u_min) / (2.0 * g * ((m1 + m2) * l1 + m2 * l2));
+	}
+	const pendula_port_id mp[4] = {P_M1, P_M2, P_M3, P_M4}, cp[4] = {P_C1, P_C2, P_C3, P_C4},
+	                      ip[4] = {P_INERTIA1, P_INERTIA2, P_INERTIA3, P_INERTIA4},
+	                      bp[4] = {P_B2, P_B2, P_B3, P_B4},
+	                      betap[4] = {P_BETA2, P_BETA2, P_BETA3, P_BETA4};
+	double m[4], c[4], in[4], b[4], beta[4];
+	for (int k = 0; k < 4; ++k) {
+		m[k] = pendula_port_default(v, mp[k]);
+		c[k] = pendula_port_default(v, cp[k]);
+		in[k] = pendula_port_default(v, ip[k]);
+		b[k] = pendula_port_default(v, bp[k]);
+		beta[k] = pendula_port_default(v, betap[k]) * PI / 180.0;
+	}
+	/* R11 = I_O1 + sum m_k b_k^2, R1k = m_k b_k c_k cos(th1 + beta_k - thk),
+	 * Rkk = I_Gk + m_k c_k^2 (PHYSICS.md, model B) */
+	double t = 0.5 * (in[0] + m[0] * c[0] * c[0]) * w[0] * w[0];
+	double u = -g * m[0] * c[0] * cos(th[0]);
+	double zx = m[0] * c[0], zy = 0.0, sum_mc = 0.0;
+	for (int k = 1; k < n; ++k) {
+		t += 0.5 * m[k] * b[k] * b[k] * w[0] * w[0] +
+		     m[k] * b[k] * c[k] * cos(th[0] + beta[k] - th[k]) * w[0] * w[k] +
+		     0.5 * (in[k] + m[k] * c[k] * c[k]) * w[k] * w[k];
+		u -= g * m[k] * (b[k] * cos(th[0] + beta[k]) + c[k] * cos(th[k]));
+		zx += m[k] * b[k] * cos(beta[k]);
+		zy += m[k] * b[k] * sin(beta[k]);
+		sum_mc += m[k] * c[k];
+	}
+	const double lever = sqrt(zx * zx + zy * zy);
+	const double u_min = -g * (lever + sum_mc);
+	return (t + u - u_min) / (2.0 * g * (lever + sum_mc));
+}
+
+static void test_energy_is_physical(void)
+{
+	Host *h = host_new(cur_variant, cur_rate);
+	Rec r = {0};
+	host_render(h, &r, seconds(opt.quick ? 0.3 : 1.0), NULL);
+	const double dt = 1.0 / cur_rate; /* time_scale 1 */
+	double worst = 0.0;
+	size_t worst_at = 0, points = 0;
+	for (size_t i = 64; i + 64 < r.n; i += r.n / 97) {
+		const double e = energy_from_angles(&r, i, dt);
+		const double err = fabs(e - r.sig[P_OUT_ENERGY][i]) / r.sig[P_OUT_ENERGY][i];
+		++points;
+		if (err > worst) {
+			worst = err;
+			worst_at = i;
+		}
+	}
+	printf("\n    energy output vs E from the angles: max rel. difference %.2e (%zu points)",
+	       worst, points);
+	CHECK(points > 50, "only %zu points", points);
+	CHECK(worst < 2e-3, "energy output %.6f, energy from the angles %.6f (frame %zu)",
+	      (double)r.sig[P_OUT_ENERGY][worst_at], energy_from_angles(&r, worst_at, dt),
+	      worst_at);
+	rec_free(&r);
+	host_free(h);
+}
+
+static void test_energy_damped(void)
+{
+	Host *h = host_new(cur_variant, cur_rate);
+	const pendula_port_id lambdas[4] = {P_LAMBDA1, P_LAMBDA2, P_LAMBDA3, P_LAMBDA4};
+	for (int k = 0; k < 4; ++k)
+		host_set(h, lambdas[k], is_double() ? 0.5f : 0.05f);
+	Rec r = {0};
+	host_render(h, &r, seconds(opt.quick ? 1.0 : 2.0), NULL);
+	const float *e = r.sig[P_OUT_ENERGY];
+	size_t rises = 0, worst_at = 0;
+	double worst = 0.0;
+	for (size_t i = 1; i < r.n; ++i) {
+		const double d = (double)e[i] - e[i - 1];
+		if (d > 1e-6 * e[0]) {
+			++rises;
+			if (d > worst) {
+				worst = d;
+				worst_at = i;
+			}
+		}
+	}
+	printf("\n    damped energy %.6f -> %.6f", (double)e[0], (double)e[r.n - 1]);
+	CHECK(rises == 0, "energy rose %zu times with damping (worst +%.3g at frame %zu)", rises,
+	      worst, worst_at);
+	CHECK(e[r.n - 1] < 0.9f * e[0], "energy %g -> %g: damping does not act", (double)e[0],
+	      (double)e[r.n - 1]);
+	CHECK(e[r.n - 1] >= 0.0f, "energy below 0: %g", (double)e[r.n - 1]);
+	rec_free(&r);
+	host_free(h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* block sizes                                                             */
+
+/* A scenario with control changes (smoothed and not) and a reset at fixed
+ * frames; blocks never straddle those frames. */
+static void render_scenario(Host *h, Rec *r, Blocking *b)
+{
+	const uint32_t f1 = 12345, f2 = 30011, f3 = 30500, total = opt.quick ? 32000 : 40000;
+	host_render(h, r, f1, b);
+	host_set(h, P_GRAVITY, 20.0f);
+	host_set(h, P_M2, 2.0f);
+	host_set(h, P_LAMBDA1, 0.1f);
+	host_set(h, P_SIGMA2, 0.3f);
+	host_set(h, P_PIVOT_X_AMP, 0.05f);
+	host_set(h, P_PIVOT_X_FREQ, 3.0f);
+	host_set(h, P_N_BODIES, 4.0f);
+	host_set(h, P_THETA1_INIT, 10.0f);
+	host_render(h, r, f2 - f1, b);
+	host_set(h, P_RESET, 1.0f);
+	host_set(h, P_TIME_SCALE, 1.5f);
+	host_render(h, r, f3 - f2, b);
+	host_set(h, P_RESET, 0.0f);
+	host_render(h, r, total - f3, b);
+}
+
+static void test_block_sizes(void)
+{
+	Host *h = host_new(cur_variant, cur_rate);
+	Rec ref = {0};
+	Blocking whole = {MAX_BLOCK, 1, false, false};
+	render_scenario(h, &ref, &whole);
+	host_free(h);
+
+	const struct {
+		const char *label;
+		Blocking b;
+		bool late;
+	} runs[] = {
+		{"1 frame", {1, 1, false, false}, false},
+		{"32 frames", {32, 1, false, false}, false},
+		{"33 frames", {33, 1, false, false}, false},
+		{"1000 frames", {1000, 1, false, false}, false},
+		{"random", {0, 12345, false, false}, false},
+		{"random with 0-frame blocks", {0, 777, true, false}, false},
+		{"random, 0-frame blocks, buffers moved per block", {0, 4242, true, true}, false},
+		{"random, connected after activate()", {0, 99, true, false}, true},
+	};
+	const size_t n_runs = opt.quick ? 3 : sizeof runs / sizeof runs[0];
+	for (size_t i = 0; i < n_runs; ++i) {
+		const size_t k = opt.quick ? (i == 0 ? 2 : i == 1 ? 5 : 6) : i;
+		Host *hb = host_new_ex(cur_variant, cur_rate, false, runs[k].late);
+		Rec r = {0};
+		Blocking b = runs[k].b;
+		render_scenario(hb, &r, &b);
+		CHECK(r.n == ref.n, "%s: %zu frames", runs[k].label, r.n);
+		CHECK(same_signals(&ref, &r, 0, 0, r.n < ref.n ? r.n : ref.n, runs[k].label),
+		      "%s: outputs differ from one-block processing", runs[k].label);
+		const char *bad = NULL;
+		CHECK(all_finite(&r, &bad), "%s: %s not finite", runs[k].label, bad);
+		rec_free(&r);
+		host_free(hb);
+	}
+	/* The scenario did something: the control changes altered the motion. */
+	Host *hq = host_new(cur_variant, cur_rate);
+	Rec quiet = {0};
+	host_render(hq, &quiet, (uint32_t)ref.n, NULL);
+	size_t d = first_difference(ref.sig[P_OUT_THETA1], quiet.sig[P_OUT_THETA1], ref.n);
+	/* not before the change, and within 10 ms (a chunk plus an engine step) */
+	const size_t soon = 12345 + 32 + (size_t)(0.010 * cur_rate);
+	CHECK(d >= 12345 && d < soon, "control changes at frame 12345: first difference at %zu",
+	      d);
+	rec_free(&quiet);
+	host_free(hq);
+	rec_free(&ref);
+}
+
+/* ---------------------------------------------------------------------- */
+/* bad input                                                               */
+
+static void render_bad(Host *h, Rec *r, pendula_port_id id, float value)
+{
+	const uint32_t a = opt.quick ? 128 : 512, b = opt.quick ? 256 : 2048;
+	Blocking blocks = {opt.quick ? 64 : 256, 1, false, false};
+	host_set(h, id, value);
+	host_render(h, r, a, &blocks);
+	host_set(h, id, pendula_port_default(h->v, id));
+	host_render(h, r, a, &blocks);
+	host_set(h, id, value);
+	host_render(h, r, b - 2 * a, &blocks);
+}
+
+static void test_bad_input(void)
+{
+	const float bad[] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f};
+	const size_t n_bad = sizeof bad / sizeof bad[0];
+	size_t n_ports_checked = 0;
+
+	/* One instance, re-activated for every run. */
+	Host *h = host_new(cur_variant, cur_rate);
+	Rec ref_default = {0};
+	render_bad(h, &ref_default, P_TIME_SCALE, pendula_port_default(cur_variant, P_TIME_SCALE));
+
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (pendula_port_index(cur_variant, (pendula_port_id)id) < 0 ||
+		    pendula_ports[id].kind != PK_CONTROL_IN)
+			continue;
+		const pendula_port_info *info = &pendula_ports[id];
+		Rec ref_min = {0}, ref_max = {0};
+		host_restart(h);
+		render_bad(h, &ref_min, (pendula_port_id)id, info->min);
+		host_restart(h);
+		render_bad(h, &ref_max, (pendula_port_id)id, info->max);
+		const char *sym = NULL;
+		CHECK(all_finite(&ref_min, &sym), "%s = min: %s not finite", info->symbol, sym);
+		CHECK(all_finite(&ref_max, &sym), "%s = max: %s not finite", info->symbol, sym);
+
+		for (size_t j = 0; j < n_bad; ++j) {
+			Rec r = {0};
+			host_restart(h);
+			render_bad(h, &r, (pendula_port_id)id, bad[j]);
+			const Rec *want = isnan(bad[j]) ? &ref_default : bad[j] > 0 ? &ref_max : &ref_min;
+			char what[128];
+			snprintf(what, sizeof what, "%s = %g", info->symbol, (double)bad[j]);
+			CHECK(all_finite(&r, &sym), "%s: %s not finite", what, sym);
+			CHECK(same_signals(want, &r, 0, 0, r.n, what),
+			      "%s: outputs differ from those of the %s", what,
+			      isnan(bad[j]) ? "default" : "clamped value");
+			rec_free(&r);
+		}
+		rec_free(&ref_min);
+		rec_free(&ref_max);
+		++n_ports_checked;
+	}
+	CHECK(n_ports_checked > 20, "only %zu control ports", n_ports_checked);
+	rec_free(&ref_default);
+	host_free(h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* reset                                                                   */
+
+static void test_reset(void)
+{
+	const uint32_t len = seconds(opt.quick ? 0.2 : 1.0);
+	Host *h = host_new(cur_variant, cur_rate);
+	Rec first = {0}, after = {0};
+	host_render(h, &first, len, NULL);
+	host_render(h, NULL, seconds(0.3) + 7, NULL);
+
+	/* rising edge, then held high across many random blocks: one restart */
+	host_set(h, P_RESET, 1.0f);
+	Blocking random = {0, 31337, true, false};
+	host_render(h, &after, len, &random);
+	CHECK(same_signals(&first, &after, 0, 0, len, "reset"),
+	      "the second after a reset differs from the second after activate()");
+
+	/* falling, then rising again (with a mid-chunk offset): a second restart */
+	host_set(h, P_RESET, 0.0f);
+	host_render(h, NULL, 1001, NULL);
+	host_set(h, P_RESET, 0.75f);
+	Rec again = {0};
+	host_render(h, &again, len / 2, NULL);
+	CHECK(same_signals(&first, &again, 0, 0, len / 2, "second reset"),
+	      "a second rising edge does not restart");
+	host_free(h);
+
+	/* Reset while a smoother is still moving: the restart uses the new
+	 * settings at once, as a fresh instance would. */
+	h = host_new(cur_variant, cur_rate);
+	host_render(h, NULL, 5000, NULL);
+	host_set(h, P_GRAVITY, 30.0f);
+	host_set(h, P_SIGMA1, 0.5f);
+	host_render(h, NULL, 100, NULL);
+	host_set(h, P_RESET, 1.0f);
+	Rec ramp = {0}, fresh = {0};
+	host_render(h, &ramp, len / 2, NULL);
+	host_free(h);
+	h = host_new(cur_variant, cur_rate);
+	host_set(h, P_GRAVITY, 30.0f);
+	host_set(h, P_SIGMA1, 0.5f);
+	host_render(h, &fresh, len / 2, NULL);
+	CHECK(same_signals(&fresh, &ramp, 0, 0, len / 2, "reset during smoothing"),
+	      "a reset during a parameter ramp differs from a fresh start");
+	host_free(h);
+
+	/* deactivate() + activate(): t = 0 again, the same run */
+	h = host_new(cur_variant, cur_rate);
+	host_set(h, P_GRAVITY, 50.0f);
+	host_render(h, NULL, 3000, NULL);
+	host_set(h, P_GRAVITY, pendula_port_default(cur_variant, P_GRAVITY));
+	lilv_instance_deactivate(h->inst);
+	lilv_instance_activate(h->inst);
+	Rec reactivated = {0};
+	host_render(h, &reactivated, len, &random);
+	CHECK(same_signals(&first, &reactivated, 0, 0, len, "re-activated"),
+	      "the run after a second activate() differs from the first");
+	rec_free(&reactivated);
+	host_free(h);
+
+	/* Held high from the first block: that block restarts (previous = 0),
+	 * which is the activate() state anyway. */
+	h = host_new(cur_variant, cur_rate);
+	host_set(h, P_RESET, 1.0f);
+	Rec held = {0};
+	host_render(h, &held, len, &random);
+	CHECK(same_signals(&first, &held, 0, 0, len, "reset held from the start"),
+	      "reset high from the first block changes the run");
+	host_free(h);
+
+	rec_free(&first);
+	rec_free(&after);
+	rec_free(&again);
+	rec_free(&ramp);
+	rec_free(&fresh);
+	rec_free(&held);
+}
+
+/* ---------------------------------------------------------------------- */
+/* NULL outputs, control outputs                                           */
+
+static void test_null_outputs(void)
+{
+	const uint32_t len = seconds(opt.quick ? 0.1 : 0.5);
+	Blocking b1 = {0, 2024, true, false}, b2 = b1;
+	Host *h = host_new(cur_variant, cur_rate);
+	Rec con = {0}, nul = {0};
+	host_set(h, P_PIVOT_Y_AMP, 0.1f);
+	host_set(h, P_PIVOT_Y_FREQ, 5.0f);
+	host_render(h, &con, len, &b1);
+	host_free(h);
+
+	h = host_new_ex(cur_variant, cur_rate, true, false);
+	host_set(h, P_PIVOT_Y_AMP, 0.1f);
+	host_set(h, P_PIVOT_Y_FREQ, 5.0f);
+	host_render(h, &nul, len, &b2);
+	host_free(h);
+
+	CHECK(con.n_blocks == nul.n_blocks, "block counts differ");
+	const char *sym = NULL;
+	CHECK(all_finite(&nul, &sym), "unconnected outputs: %s not finite", sym);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (!con.ctl[id])
+			continue;
+		const size_t d = first_difference(con.ctl[id], nul.ctl[id], con.n_blocks);
+		CHECK(d == con.n_blocks, "%s differs with unconnected signal outputs (block %zu)",
+		      pendula_ports[id].symbol, d);
+	}
+
+	/* atom ports unconnected too (connectionOptional) */
+	h = host_new_ex(cur_variant, cur_rate, true, true);
+	h->null_atoms = true;
+	host_connect(h);
+	Rec none = {0};
+	host_render(h, &none, 4096, NULL);
+	CHECK(all_finite(&none, &sym), "no ports connected: %s not finite", sym);
+	host_free(h);
+
+	rec_free(&con);
+	rec_free(&nul);
+	rec_free(&none);
+}
+
+static void test_control_outputs(void)
+{
+	const uint32_t len = seconds(opt.quick ? 0.25 : 0.5);
+	const double ax = 0.1, fx = 2.0, ts = 1.25;
+	Host *h = host_new(cur_variant, cur_rate);
+	host_set(h, P_PIVOT_X_AMP, (float)ax);
+	host_set(h, P_PIVOT_X_FREQ, (float)fx);
+	host_set(h, P_TIME_SCALE, (float)ts);
+	if (!is_double())
+		host_set(h, P_N_BODIES, 2.0f);
+	Rec r = {0};
+	Blocking b = {0, 5150, true, false};
+	host_render(h, &r, len, &b);
+
+	static const pendula_port_id sig[] = {P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3,
+	                                      P_OUT_THETA4, P_OUT_TIP_X,  P_OUT_TIP_Y,
+	                                      P_OUT_ENERGY};
+	static const pendula_port_id ctl[] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
+	                                      P_CTL_THETA4, P_CTL_TIP_X,  P_CTL_TIP_Y,
+	                                      P_CTL_ENERGY};
+	size_t mismatches = 0, pivot_bad = 0, checked = 0;
+	double worst_pivot = 0.0;
+	for (size_t blk = 0; blk < r.n_blocks; ++blk) {
+		const size_t end = r.block_end[blk];
+		if (end == 0 || (blk > 0 && r.block_end[blk - 1] == end))
+			continue; /* no frame in this block */
+		++checked;
+		for (size_t s = 0; s < sizeof sig / sizeof sig[0]; ++s) {
+			if (!r.sig[sig[s]])
+				continue;
+			if (memcmp(&r.sig[sig[s]][end - 1], &r.ctl[ctl[s]][blk], sizeof(float))) {
+				if (mismatches++ < 5)
+					printf("\n    block %zu: %s = %.9g, last %s = %.9g", blk,
+					       pendula_ports[ctl[s]].symbol, (double)r.ctl[ctl[s]][blk],
+					       pendula_ports[sig[s]].symbol,
+					       (double)r.sig[sig[s]][end - 1]);
+			}
+		}
+		/* pivot x = ax sin(2 pi fx t), t = (end - 1) ts / rate */
+		const double t = (double)(end - 1) * ts / cur_rate;
+		const double want = ax * sin(2.0 * PI * fx * t);
+		const double err = fabs(r.ctl[P_CTL_PIVOT_X][blk] - want);
+		worst_pivot = fmax(worst_pivot, err);
+		if (err > 1e-5)
+			++pivot_bad;
+		if (fabs(r.ctl[P_CTL_PIVOT_Y][blk]) > 1e-7)
+			++pivot_bad;
+	}
+	printf("\n    %zu blocks checked, pivot_x_ctl max error %.2e m", checked, worst_pivot);
+	CHECK(checked > 10, "only %zu blocks", checked);
+	CHECK(mismatches == 0, "%zu control outputs differ from the last frame", mismatches);
+	CHECK(pivot_bad == 0, "pivot_x_ctl/pivot_y_ctl wrong in %zu blocks (max error %.2e)",
+	      pivot_bad, worst_pivot);
+
+	if (!is_double()) {
+		/* N = 2: theta3 and theta4 are 0 */
+		bool zero = true;
+		for (size_t i = 0; i < r.n; ++i)
+			zero = zero && r.sig[P_OUT_THETA3][i] == 0.0f && r.sig[P_OUT_THETA4][i] == 0.0f;
+		CHECK(zero, "theta3/theta4 not 0 with n_bodies = 2");
+		bool moving = false;
+		for (size_t i = 0; i < r.n; ++i)
+			moving = moving || r.sig[P_OUT_THETA2][i] != r.sig[P_OUT_THETA2][0];
+		CHECK(moving, "theta2 does not move with n_bodies = 2");
+		/* N grows to 4 while running: body 4 comes in, then goes away */
+		host_set(h, P_N_BODIES, 4.0f);
+		Rec more = {0};
+		host_render(h, &more, 2048, NULL);
+		bool nonzero = false;
+		for (size_t i = 64; i < more.n; ++i)
+			nonzero = nonzero || more.sig[P_OUT_THETA4][i] != 0.0f;
+		CHECK(nonzero, "theta4 stays 0 after n_bodies = 4");
+		host_set(h, P_N_BODIES, 1.0f);
+		Rec fewer = {0};
+		host_render(h, &fewer, 2048, NULL);
+		zero = true;
+		for (size_t i = 0; i < fewer.n; ++i)
+			zero = zero && fewer.sig[P_OUT_THETA2][i] == 0.0f &&
+			       fewer.sig[P_OUT_THETA4][i] == 0.0f;
+		CHECK(zero, "theta2..4 not 0 right after n_bodies = 1");
+		rec_free(&more);
+		rec_free(&fewer);
+	}
+	rec_free(&r);
+	host_free(h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* MIDI through                                                            */
+
+typedef struct {
+	int64_t frames;
+	uint8_t bytes[3];
+	uint32_t size;
+} midi_ev;
+
+static void test_midi_through(void)
+{
+	Host *h = host_new(cur_variant, cur_rate);
+	const uint32_t n = 256;
+	const midi_ev in[] = {
+		{0, {0x90, 60, 100}, 3}, {17, {0xB3, 7, 64}, 3}, {17, {0xC0, 5, 0}, 2},
+		{200, {0xE0, 0, 64}, 3}, {255, {0x80, 60, 0}, 3},
+	};
+	const size_t n_in = sizeof in / sizeof in[0];
+
+	LV2_Atom_Forge forge;
+	lv2_atom_forge_init(&forge, &map);
+	lv2_atom_forge_set_buffer(&forge, (uint8_t *)h->atom_in, sizeof h->atom_in);
+	LV2_Atom_Forge_Frame seq_frame, obj_frame;
+	lv2_atom_forge_sequence_head(&forge, &seq_frame, 0);
+	for (size_t i = 0; i < n_in; ++i) {
+		if (i == 1) {
+			/* a time:Position between MIDI events: not MIDI, not passed on */
+			lv2_atom_forge_frame_time(&forge, 5);
+			lv2_atom_forge_object(&forge, &obj_frame, 0,
+			                      map_uri(NULL, LV2_TIME__Position));
+			lv2_atom_forge_key(&forge, map_uri(NULL, LV2_TIME__beatsPerMinute));
+			lv2_atom_forge_float(&forge, 120.0f);
+			lv2_atom_forge_key(&forge, map_uri(NULL, LV2_TIME__speed));
+			lv2_atom_forge_float(&forge, 1.0f);
+			lv2_atom_forge_pop(&forge, &obj_frame);
+		}
+		lv2_atom_forge_frame_time(&forge, in[i].frames);
+		lv2_atom_forge_atom(&forge, in[i].size, urid_midi);
+		lv2_atom_forge_write(&forge, in[i].bytes, in[i].size);
+	}
+	lv2_atom_forge_pop(&forge, &seq_frame);
+	h->keep_input = true;
+
+	host_render(h, NULL, n, NULL);
+
+	const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
+	CHECK(out->atom.type == urid_sequence, "MIDI output is not an atom:Sequence (type %u)",
+	      out->atom.type);
+	CHECK(out->atom.size >= sizeof(LV2_Atom_Sequence_Body) &&
+	          out->atom.size <= ATOM_CAPACITY - sizeof(LV2_Atom),
+	      "MIDI output size %u", out->atom.size);
+	size_t matched = 0, non_midi = 0, events = 0;
+	int64_t last_frame = -1;
+	bool ordered = true;
+	if (out->atom.type == urid_sequence) {
+		LV2_ATOM_SEQUENCE_FOREACH (out, ev) {
+			++events;
+			if (ev->time.frames < last_frame || ev->time.frames >= n)
+				ordered = false;
+			last_frame = ev->time.frames;
+			if (ev->body.type != urid_midi) {
+				++non_midi;
+				continue;
+			}
+			const uint8_t *bytes = (const uint8_t *)LV2_ATOM_BODY_CONST(&ev->body);
+			if (matched < n_in && ev->time.frames == in[matched].frames &&
+			    ev->body.size == in[matched].size &&
+			    !memcmp(bytes, in[matched].bytes, in[matched].size))
+				++matched;
+		}
+	}
+	printf("\n    %zu events out, %zu of %zu MIDI inputs found in order", events, matched,
+	       n_in);
+	CHECK(matched == n_in, "only %zu of %zu input MIDI events came out unchanged", matched,
+	      n_in);
+	CHECK(non_midi == 0, "%zu non-MIDI events on the MIDI output", non_midi);
+	CHECK(ordered, "MIDI output events out of order or outside the block");
+
+	/* next block: empty input, a valid (possibly empty) sequence out */
+	h->keep_input = false;
+	host_render(h, NULL, 64, NULL);
+	CHECK(out->atom.type == urid_sequence && out->atom.size >= sizeof(LV2_Atom_Sequence_Body),
+	      "MIDI output of an empty block is not a sequence");
+	/* and a 0-frame block */
+	host_render(h, NULL, 0, NULL);
+	CHECK(out->atom.type == urid_sequence, "MIDI output of a 0-frame block is not a sequence");
+	host_free(h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Suites                                                                  */
+
+static const double all_rates[] = {44100.0, 48000.0, 96000.0};
+
+typedef struct {
+	pendula_variant v;
+	double rate;
+	char name[64];
+} suite_info;
+
+static suite_info suites[PENDULA_N_VARIANTS * 4];
+static size_t n_suites;
+static size_t next_suite;
+
+/* CUnit suite init functions take no argument: suites are registered and
+ * run in order, so each init takes the next entry. */
+static int suite_init(void)
+{
+	const suite_info *s = &suites[next_suite++];
+	cur_variant = s->v;
+	cur_rate = s->rate;
+	return 0;
+}
+
+static void add_suite_tests(CU_pSuite s, bool ttl)
+{
+	if (ttl) {
+		CU_add_test(s, "ports", test_ports);
+		return;
+	}
+	CU_add_test(s, "first_frame", test_first_frame);
+	if (!opt.quick) {
+		/* long runs that add no code path for valgrind to check */
+		CU_add_test(s, "small_oscillation", test_small_oscillation);
+		CU_add_test(s, "energy_is_physical", test_energy_is_physical);
+	}
+	CU_add_test(s, "energy_conserved", test_energy_conserved);
+	CU_add_test(s, "energy_damped", test_energy_damped);
+	CU_add_test(s, "block_sizes", test_block_sizes);
+	CU_add_test(s, "reset", test_reset);
+	CU_add_test(s, "null_outputs", test_null_outputs);
+	CU_add_test(s, "control_outputs", test_control_outputs);
+	CU_add_test(s, "midi_through", test_midi_through);
+	CU_add_test(s, "bad_input", test_bad_input);
+}
+
+static int usage(const char *msg)
+{
+	fprintf(stderr,
+	        "test_host: %s\nusage: test_host BUNDLE_DIR [--plugin NAME] [--rate HZ] "
+	        "[--quick]\n",
+	        msg);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; ++i) {
+		if (!strcmp(argv[i], "--quick")) {
+			opt.quick = true;
+		} else if (!strcmp(argv[i], "--plugin") && i + 1 < argc) {
+			const char *name = argv[++i];
+			opt.variant = -2;
+			for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
+				if (!strcmp(name, variant_names[v]))
+					opt.variant = v;
+			if (opt.variant == -2)
+				return usage("--plugin: unknown plugin name");
+		} else if (!strcmp(argv[i], "--rate") && i + 1 < argc) {
+			char *end;
+			opt.rate = strtod(argv[++i], &end);
+			if (*end || !(opt.rate >= 1000.0 && opt.rate <= 768000.0))
+				return usage("--rate: not a sample rate in 1000..768000");
+		} else if (argv[i][0] != '-' && !opt.bundle) {
+			opt.bundle = argv[i];
+		} else {
+			return usage("bad argument");
+		}
+	}
+	if (!opt.bundle)
+		return usage("missing BUNDLE_DIR");
+
+	urid_sequence = map_uri(NULL, LV2_ATOM__Sequence);
+	urid_chunk = map_uri(NULL, LV2_ATOM__Chunk);
+	urid_midi = map_uri(NULL, LV2_MIDI__MidiEvent);
+
+	/* Load our bundle only, by its path: the test does not depend on what
+	 * is installed. */
+	world = lilv_world_new();
+	char path[4096];
+	snprintf(path, sizeof path, "%s%s", opt.bundle,
+	         opt.bundle[strlen(opt.bundle) - 1] == '/' ? "" : "/");
+	LilvNode *bundle_uri = lilv_new_file_uri(world, NULL, path);
+	lilv_world_load_bundle(world, bundle_uri);
+	lilv_node_free(bundle_uri);
+	const LilvPlugins *all = lilv_world_get_all_plugins(world);
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		LilvNode *uri = lilv_new_uri(world, variant_uris[v]);
+		plugins[v] = lilv_plugins_get_by_uri(all, uri);
+		lilv_node_free(uri);
+		if (!plugins[v]) {
+			fprintf(stderr, "test_host: %s not found in %s\n", variant_uris[v], path);
+			lilv_world_free(world);
+			free_uris();
+			return 1;
+		}
+	}
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		if (opt.variant >= 0 && opt.variant != v)
+			continue;
+		suite_info *s = &suites[n_suites++];
+		s->v = (pendula_variant)v;
+		s->rate = 48000.0;
+		snprintf(s->name, sizeof s->name, "%s ttl", variant_names[v]);
+		add_suite_tests(CU_add_suite(s->name, suite_init, NULL), true);
+		for (size_t r = 0; r < sizeof all_rates / sizeof all_rates[0]; ++r) {
+			const double rate = opt.rate > 0.0 ? opt.rate : all_rates[r];
+			if (opt.rate > 0.0 && r > 0)
+				break;
+			if (opt.quick && opt.rate <= 0.0 && rate != 48000.0)
+				continue;
+			s = &suites[n_suites++];
+			s->v = (pendula_variant)v;
+			s->rate = rate;
+			snprintf(s->name, sizeof s->name, "%s @%g Hz", variant_names[v], rate);
+			add_suite_tests(CU_add_suite(s->name, suite_init, NULL), false);
+		}
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	const unsigned run = CU_get_number_of_tests_run();
+	CU_cleanup_registry();
+	lilv_world_free(world);
+	free_uris();
+	printf("\ntest_host: %u tests run, %u failures\n", run, failures);
+	return failures || run == 0 ? 1 : 0;
+}

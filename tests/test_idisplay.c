@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The inline display (Ardour / Carla mixer strip) through lilv, as a host
+ * calls it: each plugin is instantiated from the bundle in the build tree,
+ * run, and its render() called through lilv_instance_get_extension_data.
+ *
+ *   ttl          the plugin declares idpy:interface and idpy:queue_draw, and
+ *                has the X11 UI with a port notification per control output
+ *   render       render(128, 128): a 128 x <=128 ARGB32 picture, not blank,
+ *                the orange marker bob where the angles and the pivot (read
+ *                from the control outputs) and the drawing geometry (ui/draw.c)
+ *                put it, within 1 px; also for other sizes (200 x 80, 64 x 500)
+ *   queue_draw   run() asks for a redraw about 30 times a second while the
+ *                pendulum moves (not more), and not at all once it rests
+ *   no_feature   a host without queue_draw: the plugin runs, render() works
+ *
+ * usage: test_idisplay BUNDLE_DIR
+ */
+#include "draw.h"
+#include "lv2_inline_display.h"
+#include "ports.h"
+
+#include <CUnit/Basic.h>
+#include <lilv/lilv.h>
+#include <lv2/atom/atom.h>
+#include <lv2/core/lv2.h>
+#include <lv2/ui/ui.h>
+#include <lv2/urid/urid.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI            3.14159265358979323846
+#define RATE          48000.0
+#define BLOCK         256u
+#define ATOM_CAPACITY 8192u
+#define MARKER_TOL    24
+
+#define CHECK(cond, ...)                                                                     \
+	do {                                                                                 \
+		char check_msg_[400];                                                        \
+		const bool check_ok_ = (cond);                                               \
+		if (!check_ok_) {                                                            \
+			snprintf(check_msg_, sizeof check_msg_, __VA_ARGS__);                \
+			printf("\n    FAILED: %s\n", check_msg_);                            \
+		}                                                                            \
+		CU_assertImplementation(check_ok_, __LINE__, check_ok_ ? #cond : check_msg_, \
+		                        __FILE__, "", CU_FALSE);                             \
+	} while (0)
+
+static const char *const variant_names[PENDULA_N_VARIANTS] = {"double", "double-cv", "parallel",
+                                                              "parallel-cv"};
+static const char *const variant_uris[PENDULA_N_VARIANTS] = {
+    PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV, PENDULA_URI_PARALLEL, PENDULA_URI_PARALLEL_CV};
+
+static LilvWorld *world;
+static const LilvPlugin *plugins[PENDULA_N_VARIANTS];
+static pendula_variant cur;
+
+/* ---- urid:map ---- */
+
+static char *uris[256];
+static uint32_t n_uris;
+
+static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri)
+{
+	(void)handle;
+	for (uint32_t i = 0; i < n_uris; ++i)
+		if (!strcmp(uris[i], uri))
+			return i + 1;
+	if (n_uris == sizeof uris / sizeof uris[0])
+		return 0;
+	uris[n_uris] = malloc(strlen(uri) + 1);
+	if (!uris[n_uris])
+		return 0;
+	memcpy(uris[n_uris], uri, strlen(uri) + 1);
+	return ++n_uris;
+}
+
+static LV2_URID_Map map = {NULL, map_uri};
+
+/* ---- queue_draw, counted ---- */
+
+static unsigned queue_draw_calls;
+
+static void count_queue_draw(LV2_Inline_Display_Handle handle)
+{
+	(void)handle;
+	++queue_draw_calls;
+}
+
+static LV2_Inline_Display queue_draw = {NULL, count_queue_draw};
+
+/* ---- a host instance ---- */
+
+typedef struct {
+	LilvInstance *inst;
+	float control[PENDULA_N_PORT_IDS];
+	float signal[PENDULA_N_PORT_IDS][BLOCK];
+	uint64_t atom_in[ATOM_CAPACITY / 8];
+	uint64_t atom_out[ATOM_CAPACITY / 8];
+	LV2_URID sequence, chunk;
+} Host;
+
+static Host host;
+
+static bool host_open(bool with_queue_draw)
+{
+	const LV2_Feature map_feature = {LV2_URID__map, &map};
+	const LV2_Feature qd_feature = {LV2_INLINEDISPLAY__queue_draw, &queue_draw};
+	const LV2_Feature *features[] = {&map_feature, with_queue_draw ? &qd_feature : NULL, NULL};
+
+	memset(&host, 0, sizeof host);
+	host.sequence = map_uri(NULL, LV2_ATOM__Sequence);
+	host.chunk = map_uri(NULL, LV2_ATOM__Chunk);
+	host.inst = lilv_plugin_instantiate(plugins[cur], RATE, features);
+	if (!host.inst)
+		return false;
+	const uint32_t n = pendula_port_count(cur);
+	for (uint32_t i = 0; i < n; ++i) {
+		const int id = pendula_port_id_at(cur, i);
+		void *data = NULL;
+		switch (pendula_ports[id].kind) {
+		case PK_CONTROL_IN:
+			host.control[id] = pendula_port_default(cur, (pendula_port_id)id);
+			data = &host.control[id];
+			break;
+		case PK_CONTROL_OUT:
+			data = &host.control[id];
+			break;
+		case PK_SIGNAL_OUT:
+			data = host.signal[id];
+			break;
+		case PK_ATOM_IN:
+			data = host.atom_in;
+			break;
+		case PK_ATOM_OUT:
+			data = host.atom_out;
+			break;
+		}
+		lilv_instance_connect_port(host.inst, i, data);
+	}
+	/* no MIDI out, and no CC to send */
+	for (int id = P_CC_THETA1; id <= P_CC_ENERGY; ++id)
+		host.control[id] = -1.0f;
+	lilv_instance_activate(host.inst);
+	return true;
+}
+
+static void host_run(uint32_t n_blocks, uint32_t frames)
+{
+	for (uint32_t b = 0; b < n_blocks; ++b) {
+		LV2_Atom_Sequence *in = (LV2_Atom_Sequence *)host.atom_in;
+		LV2_Atom_Sequence *out = (LV2_Atom_Sequence *)host.atom_out;
+		in->atom.type = host.sequence;
+		in->atom.size = sizeof(LV2_Atom_Sequence_Body);
+		in->body.unit = 0;
+		in->body.pad = 0;
+		out->atom.type = host.chunk;
+		out->atom.size = ATOM_CAPACITY - sizeof(LV2_Atom);
+		lilv_instance_run(host.inst, frames);
+	}
+}
+
+static void host_close(void)
+{
+	if (host.inst) {
+		lilv_instance_deactivate(host.inst);
+		lilv_instance_free(host.inst);
+		host.inst = NULL;
+	}
+}
+
+static void set(pendula_port_id id, float v)
+{
+	if (pendula_port_index(cur, id) >= 0)
+		host.control[id] = v;
+}
+
+static const LV2_Inline_Display_Interface *interface(void)
+{
+	return (const LV2_Inline_Display_Interface *)lilv_instance_get_extension_data(
+	    host.inst, LV2_INLINEDISPLAY__interface);
+}
+
+/* The scene as the host knows it: control inputs and control outputs. */
+static void scene_from_ports(pendula_scene *s)
+{
+	static const pendula_port_id mass[4] = {P_M1, P_M2, P_M3, P_M4};
+	static const pendula_port_id com[4] = {P_C1, P_C2, P_C3, P_C4};
+	static const pendula_port_id hinge[4] = {P_B2, P_B2, P_B3, P_B4};
+	static const pendula_port_id hinge_angle[4] = {P_BETA2, P_BETA2, P_BETA3, P_BETA4};
+	static const pendula_port_id theta[4] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
+	                                         P_CTL_THETA4};
+	const float *v = host.control;
+	memset(s, 0, sizeof *s);
+	s->parallel = pendula_variant_model_mask(cur) == PM_P;
+	s->n_bodies = s->parallel ? (int)lrintf(v[P_N_BODIES]) : 2;
+	s->l[0] = v[P_L1];
+	s->l[1] = v[P_L2];
+	for (int k = 0; k < 4; ++k) {
+		s->m[k] = v[mass[k]];
+		s->c[k] = v[com[k]];
+		if (k > 0) {
+			s->b[k] = v[hinge[k]];
+			s->beta[k] = v[hinge_angle[k]] * (PI / 180.0);
+		}
+		s->theta[k] = v[theta[k]] * PI;
+	}
+	s->pivot_x_amp = v[P_PIVOT_X_AMP];
+	s->pivot_y_amp = v[P_PIVOT_Y_AMP];
+	s->pivot_x = v[P_CTL_PIVOT_X];
+	s->pivot_y = v[P_CTL_PIVOT_Y];
+	s->energy = v[P_CTL_ENERGY];
+}
+
+/* A setting that tells a right drawing from a wrong one: uneven lengths,
+ * angles away from symmetric ones, the pivot displaced by the forcing. */
+static void set_test_pose(void)
+{
+	set(P_L1, 0.8f);
+	set(P_L2, 0.5f);
+	set(P_N_BODIES, 2.0f);
+	set(P_C1, 0.15f);
+	set(P_B2, 0.4f);
+	set(P_BETA2, 75.0f);
+	set(P_C2, 0.35f);
+	set(P_THETA1_INIT, 100.0f);
+	set(P_THETA2_INIT, -35.0f);
+	set(P_TIME_SCALE, 0.5f);
+	set(P_PIVOT_X_AMP, 0.3f);
+	set(P_PIVOT_X_FREQ, 0.4f);
+	set(P_PIVOT_Y_AMP, 0.1f);
+	set(P_PIVOT_Y_FREQ, 0.3f);
+}
+
+typedef struct {
+	long marker;         /* marker pixels */
+	double mx, my;       /* their centroid */
+	long colours;        /* distinct colours (capped) */
+	long non_background; /* pixels differing from the corner pixel */
+} picture_stats;
+
+static void analyse(const LV2_Inline_Display_Image_Surface *img, picture_stats *st)
+{
+	uint32_t seen[64];
+	long n_seen = 0;
+	double sx = 0.0, sy = 0.0;
+	memset(st, 0, sizeof *st);
+	const uint32_t background = *(const uint32_t *)img->data;
+	for (int y = 0; y < img->height; ++y) {
+		const uint32_t *row =
+		    (const uint32_t *)(img->data + (size_t)y * (size_t)img->stride);
+		for (int x = 0; x < img->width; ++x) {
+			const uint32_t p = row[x];
+			const int a = (int)(p >> 24), r = (int)((p >> 16) & 255),
+			          g = (int)((p >> 8) & 255), b = (int)(p & 255);
+			if (p != background)
+				++st->non_background;
+			bool known = false;
+			for (long i = 0; i < n_seen; ++i)
+				known = known || seen[i] == p;
+			if (!known && n_seen < 64)
+				seen[n_seen++] = p;
+			if (a == 255 && abs(r - 0xff) <= MARKER_TOL &&
+			    abs(g - 0x7f) <= MARKER_TOL && b <= MARKER_TOL) {
+				sx += x + 0.5;
+				sy += y + 0.5;
+				++st->marker;
+			}
+		}
+	}
+	st->colours = n_seen;
+	st->mx = st->marker ? sx / (double)st->marker : -1.0;
+	st->my = st->marker ? sy / (double)st->marker : -1.0;
+}
+
+/* render(w, max_h) and check the picture against the ports. */
+static void check_render(uint32_t w, uint32_t max_h)
+{
+	const LV2_Inline_Display_Interface *iface = interface();
+	CHECK(iface && iface->render, "%s: no inline display interface", variant_names[cur]);
+	if (!iface || !iface->render)
+		return;
+	const LV2_Inline_Display_Image_Surface *img =
+	    iface->render(lilv_instance_get_handle(host.inst), w, max_h);
+	CHECK(img != NULL, "%s: render(%u, %u) returned NULL", variant_names[cur], w, max_h);
+	if (!img)
+		return;
+	const int want_h = (int)(w < max_h ? w : max_h);
+	CHECK(img->width == (int)w, "%s: width %d, asked %u", variant_names[cur], img->width, w);
+	CHECK(img->height > 0 && img->height <= (int)max_h, "%s: height %d, max %u",
+	      variant_names[cur], img->height, max_h);
+	CHECK(img->height == want_h, "%s: height %d, expected %d (square when it fits)",
+	      variant_names[cur], img->height, want_h);
+	CHECK(img->stride >= 4 * img->width, "%s: stride %d for width %d", variant_names[cur],
+	      img->stride, img->width);
+	CHECK(img->data != NULL, "%s: no pixel data", variant_names[cur]);
+	if (!img->data || img->width != (int)w || img->height != want_h)
+		return;
+
+	picture_stats st;
+	analyse(img, &st);
+	const long area = (long)img->width * img->height;
+	CHECK(st.colours >= 8, "%s: %ld colours: blank picture", variant_names[cur], st.colours);
+	CHECK(st.non_background >= area / 50, "%s: only %ld of %ld pixels drawn",
+	      variant_names[cur], st.non_background, area);
+	CHECK(st.marker >= 8, "%s %ux%d: marker bob not found (%ld pixels)", variant_names[cur], w,
+	      img->height, st.marker);
+
+	pendula_scene s;
+	double sx, sy, sw, sh, ex, ey;
+	scene_from_ports(&s);
+	pendula_inline_scene_rect(img->width, img->height, &sx, &sy, &sw, &sh);
+	pendula_scene_marker_px(&s, sx, sy, sw, sh, &ex, &ey);
+	const double d = hypot(st.mx - ex, st.my - ey);
+	printf("\n    %s %dx%d: marker at (%.2f, %.2f), %ld px; angles put it at (%.2f, %.2f): "
+	       "%.2f px",
+	       variant_names[cur], img->width, img->height, st.mx, st.my, st.marker, ex, ey, d);
+	CHECK(d <= 1.0, "%s %dx%d: marker at (%.2f, %.2f), expected (%.2f, %.2f) from the angles",
+	      variant_names[cur], img->width, img->height, st.mx, st.my, ex, ey);
+
+	/* The conventions, independently of draw.c (SPEC.md): the marker's
+	 * offset from the pivot, in metres, with y up on the screen. */
+	const double *th = s.theta;
+	double wx, wy;
+	if (!s.parallel) {
+		wx = s.l[0] * sin(th[0]) + s.l[1] * sin(th[1]);
+		wy = -s.l[0] * cos(th[0]) - s.l[1] * cos(th[1]);
+		/* and the plugin's own tip outputs agree */
+		const double scale = s.l[0] + s.l[1];
+		CHECK(fabs(wx - host.control[P_CTL_TIP_X] * scale) < 1e-3 * scale &&
+		          fabs(wy - host.control[P_CTL_TIP_Y] * scale) < 1e-3 * scale,
+		      "%s: tip (%.4f, %.4f) from the angles, (%.4f, %.4f) from tip_x/tip_y",
+		      variant_names[cur], wx, wy, host.control[P_CTL_TIP_X] * scale,
+		      host.control[P_CTL_TIP_Y] * scale);
+	} else {
+		wx = s.b[1] * sin(th[0] + s.beta[1]) + s.c[1] * sin(th[1]);
+		wy = -s.b[1] * cos(th[0] + s.beta[1]) - s.c[1] * cos(th[1]);
+	}
+	pendula_view view;
+	double ppx, ppy;
+	pendula_view_fit(&view, &s, sx, sy, sw, sh);
+	pendula_view_map(&view, (pendula_xy){s.pivot_x, s.pivot_y}, &ppx, &ppy);
+	const double ix = ppx + view.scale * wx, iy = ppy - view.scale * wy;
+	CHECK(hypot(st.mx - ix, st.my - iy) <= 1.0,
+	      "%s: marker at (%.2f, %.2f); the SPEC conventions put it at (%.2f, %.2f)",
+	      variant_names[cur], st.mx, st.my, ix, iy);
+	CHECK(view.scale * (s.parallel ? s.b[1] + 2.0 * s.c[1] : s.l[0] + s.l[1]) <= 0.5 * sh,
+	      "%s: the drawing is larger than the picture", variant_names[cur]);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_ttl(void)
+{
+	LilvNode *iface = lilv_new_uri(world, LV2_INLINEDISPLAY__interface);
+	LilvNode *qd = lilv_new_uri(world, LV2_INLINEDISPLAY__queue_draw);
+	LilvNode *x11 = lilv_new_uri(world, LV2_UI__X11UI);
+	LilvNode *notif = lilv_new_uri(world, LV2_UI__portNotification);
+	LilvNode *ui_uri = lilv_new_uri(world, PENDULA_UI_URI);
+	const LilvPlugin *p = plugins[cur];
+
+	CHECK(lilv_plugin_has_extension_data(p, iface), "%s: no lv2:extensionData idpy:interface",
+	      variant_names[cur]);
+	LilvNodes *opt = lilv_plugin_get_optional_features(p);
+	CHECK(opt && lilv_nodes_contains(opt, qd), "%s: idpy:queue_draw not an optional feature",
+	      variant_names[cur]);
+	lilv_nodes_free(opt);
+	LilvNodes *req = lilv_plugin_get_required_features(p);
+	CHECK(!req || !lilv_nodes_contains(req, qd), "%s: idpy:queue_draw must not be required",
+	      variant_names[cur]);
+	lilv_nodes_free(req);
+
+	LilvUIs *uis = lilv_plugin_get_uis(p);
+	const LilvUI *ui = uis ? lilv_uis_get_by_uri(uis, ui_uri) : NULL;
+	CHECK(ui != NULL, "%s: no ui:ui <%s>", variant_names[cur], PENDULA_UI_URI);
+	if (ui) {
+		CHECK(lilv_ui_is_a(ui, x11), "%s: the UI is not a ui:X11UI", variant_names[cur]);
+		const char *bin = lilv_node_as_uri(lilv_ui_get_binary_uri(ui));
+		CHECK(bin && strstr(bin, "pendula_ui."), "%s: UI binary %s", variant_names[cur],
+		      bin ? bin : "(none)");
+		/* one ui:portNotification per control output of this plugin */
+		LilvNodes *notes = lilv_world_find_nodes(world, lilv_ui_get_uri(ui), notif, NULL);
+		LilvNode *ui_plugin = lilv_new_uri(world, LV2_UI__plugin);
+		LilvNode *symbol = lilv_new_uri(world, LV2_CORE__symbol);
+		int mine = 0, expected = 0;
+		LILV_FOREACH(nodes, i, notes)
+		{
+			const LilvNode *n = lilv_nodes_get(notes, i);
+			LilvNode *pl = lilv_world_get(world, n, ui_plugin, NULL);
+			LilvNode *sym = lilv_world_get(world, n, symbol, NULL);
+			if (pl && sym && lilv_node_equals(pl, lilv_plugin_get_uri(p))) {
+				const char *s = lilv_node_as_string(sym);
+				bool is_ctl_out = false;
+				for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+					is_ctl_out =
+					    is_ctl_out ||
+					    (pendula_ports[id].kind == PK_CONTROL_OUT &&
+					     pendula_port_index(cur, (pendula_port_id)id) >= 0 &&
+					     !strcmp(pendula_ports[id].symbol, s));
+				CHECK(is_ctl_out,
+				      "%s: port notification for '%s', not a control output",
+				      variant_names[cur], s);
+				++mine;
+			}
+			lilv_node_free(pl);
+			lilv_node_free(sym);
+		}
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+			expected += pendula_ports[id].kind == PK_CONTROL_OUT &&
+			            pendula_port_index(cur, (pendula_port_id)id) >= 0;
+		CHECK(mine == expected && expected > 0,
+		      "%s: %d port notifications, %d control outputs", variant_names[cur], mine,
+		      expected);
+		lilv_node_free(ui_plugin);
+		lilv_node_free(symbol);
+		lilv_nodes_free(notes);
+	}
+	lilv_uis_free(uis);
+	lilv_node_free(iface);
+	lilv_node_free(qd);
+	lilv_node_free(x11);
+	lilv_node_free(notif);
+	lilv_node_free(ui_uri);
+}
+
+static void test_render(void)
+{
+	CHECK(host_open(true), "%s: instantiate failed", variant_names[cur]);
+	if (!host.inst)
+		return;
+	set_test_pose();
+	host_run(40, BLOCK); /* ~0.2 s: moving, pivot displaced */
+	check_render(128, 128);
+	host_run(7, BLOCK);
+	check_render(200, 80);
+	host_run(3, 100);
+	check_render(64, 500);
+	check_render(128, 128);
+	host_close();
+}
+
+static void test_queue_draw(void)
+{
+	CHECK(host_open(true), "%s: instantiate failed", variant_names[cur]);
+	if (!host.inst)
+		return;
+	set_test_pose();
+	/* 2 s in blocks of 64 frames: the pendulum moves all the time */
+	queue_draw_calls = 0;
+	host_run(1500, 64);
+	printf("\n    %s moving: %u queue_draw in 2 s", variant_names[cur], queue_draw_calls);
+	CHECK(queue_draw_calls <= 61, "%s: %u queue_draw in 2 s (at most ~30/s)",
+	      variant_names[cur], queue_draw_calls);
+	CHECK(queue_draw_calls >= 50, "%s: %u queue_draw in 2 s of motion (expected ~60)",
+	      variant_names[cur], queue_draw_calls);
+
+	/* restart hanging at rest in an equilibrium (Chaos Man: the arm's hinge
+	 * straight below the pivot), no forcing: one picture, then nothing */
+	for (int id = P_THETA1_INIT; id <= P_THETA4_INIT; ++id)
+		set((pendula_port_id)id, 0.0f);
+	set(P_BETA2, 0.0f);
+	set(P_PIVOT_X_AMP, 0.0f);
+	set(P_PIVOT_Y_AMP, 0.0f);
+	set(P_RESET, 1.0f);
+	queue_draw_calls = 0;
+	host_run(1, BLOCK);
+	set(P_RESET, 0.0f);
+	host_run(199, BLOCK); /* ~1 s */
+	printf(", after a reset to rest: %u", queue_draw_calls);
+	CHECK(queue_draw_calls >= 1 && queue_draw_calls <= 6,
+	      "%s: %u queue_draw while coming to rest", variant_names[cur], queue_draw_calls);
+	queue_draw_calls = 0;
+	host_run(200, BLOCK);
+	printf(", then at rest: %u", queue_draw_calls);
+	CHECK(queue_draw_calls == 0, "%s: %u queue_draw at rest (the picture did not change)",
+	      variant_names[cur], queue_draw_calls);
+	check_render(128, 128);
+	host_close();
+}
+
+static void test_no_feature(void)
+{
+	CHECK(host_open(false), "%s: instantiate without queue_draw failed", variant_names[cur]);
+	if (!host.inst)
+		return;
+	set_test_pose();
+	queue_draw_calls = 0;
+	host_run(20, BLOCK);
+	CHECK(queue_draw_calls == 0, "queue_draw called though not given");
+	check_render(128, 128);
+	host_close();
+}
+
+/* CUnit tests take no argument: one set of wrappers per plugin. */
+#define VARIANT_TESTS(v, tag)              \
+	static void ttl_##tag(void)        \
+	{                                  \
+		cur = v;                   \
+		test_ttl();                \
+	}                                  \
+	static void render_##tag(void)     \
+	{                                  \
+		cur = v;                   \
+		test_render();             \
+	}                                  \
+	static void queue_draw_##tag(void) \
+	{                                  \
+		cur = v;                   \
+		test_queue_draw();         \
+	}                                  \
+	static void no_feature_##tag(void) \
+	{                                  \
+		cur = v;                   \
+		test_no_feature();         \
+	}
+VARIANT_TESTS(PENDULA_VARIANT_DOUBLE, d)
+VARIANT_TESTS(PENDULA_VARIANT_DOUBLE_CV, dcv)
+VARIANT_TESTS(PENDULA_VARIANT_PARALLEL, p)
+VARIANT_TESTS(PENDULA_VARIANT_PARALLEL_CV, pcv)
+
+typedef void (*test_fn)(void);
+static const test_fn tests[PENDULA_N_VARIANTS][4] = {
+    {ttl_d, render_d, queue_draw_d, no_feature_d},
+    {ttl_dcv, render_dcv, queue_draw_dcv, no_feature_dcv},
+    {ttl_p, render_p, queue_draw_p, no_feature_p},
+    {ttl_pcv, render_pcv, queue_draw_pcv, no_feature_pcv},
+};
+static const char *const test_names[4] = {"ttl", "render", "queue_draw", "no_feature"};
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_idisplay BUNDLE_DIR\n");
+		return 2;
+	}
+	world = lilv_world_new();
+	char path[4096];
+	snprintf(path, sizeof path, "%s/", argv[1]);
+	LilvNode *bundle = lilv_new_file_uri(world, NULL, path);
+	lilv_world_load_bundle(world, bundle);
+	lilv_node_free(bundle);
+	const LilvPlugins *all = lilv_world_get_all_plugins(world);
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		LilvNode *uri = lilv_new_uri(world, variant_uris[v]);
+		plugins[v] = lilv_plugins_get_by_uri(all, uri);
+		lilv_node_free(uri);
+		if (!plugins[v]) {
+			fprintf(stderr, "test_idisplay: %s not found in %s\n", variant_uris[v],
+			        argv[1]);
+			return 1;
+		}
+	}
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		char name[64];
+		snprintf(name, sizeof name, "idisplay_%s", variant_names[v]);
+		CU_pSuite suite = CU_add_suite(name, NULL, NULL);
+		if (!suite)
+			return 1;
+		for (int t = 0; t < 4; ++t)
+			if (!CU_add_test(suite, test_names[t], tests[v][t]))
+				return 1;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	const unsigned ran = CU_get_number_of_tests_run();
+	CU_cleanup_registry();
+	lilv_world_free(world);
+	for (uint32_t i = 0; i < n_uris; ++i)
+		free(uris[i]);
+	if (ran != 4 * PENDULA_N_VARIANTS) {
+		printf("test_idisplay: %u tests ran, expected %d\n", ran, 4 * PENDULA_N_VARIANTS);
+		return 1;
+	}
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,717 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Unit tests of the MIDI CC encoder (plugin/midi_cc.c) and the tempo follower
+ * (plugin/tempo.c), both plain C without LV2:
+ *
+ *   cc_mapping      SPEC.md mapping: ends, centre, clipping, NaN, monotone,
+ *                   14-bit MSB = 7-bit code
+ *   cc_on_change    a constant sends once; a change is sent at its frame
+ *   cc_rate_limit   <= 1 update per output per ms at 44.1/48/96 kHz, and each
+ *                   message carries the value of its own frame
+ *   cc_14bit        MSB/LSB pairs on cc and cc + 32; 7-bit above cc 31
+ *   cc_config       channel in the status byte, off outputs, re-send after a
+ *                   controller change (still rate-limited), reset
+ *   cc_split        same messages at the same absolute frames whatever the
+ *                   split into calls (frame-by-frame, random spans)
+ *   tempo_position  song position from bar/barBeat, advancing between
+ *                   messages, beat units, host frame
+ *   tempo_changes   tempo change keeps the position continuous; relocation;
+ *                   stop freezes it; bad values ignored; split invariance
+ *   tempo_start     "started" latches on speed 0 -> non-zero only
+ *   tempo_sync      sync frequency and phase for note values and meters
+ */
+#include "midi_cc.h"
+#include "ports.h"
+#include "tempo.h"
+
+#include <CUnit/Basic.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+#define CHECK(cond, ...)                                                                     \
+	do {                                                                                 \
+		char check_msg_[400];                                                        \
+		const bool check_ok_ = (cond);                                               \
+		if (!check_ok_) {                                                            \
+			snprintf(check_msg_, sizeof check_msg_, __VA_ARGS__);                \
+			printf("\n    FAILED: %s\n", check_msg_);                            \
+		}                                                                            \
+		CU_assertImplementation(check_ok_, __LINE__, check_ok_ ? #cond : check_msg_, \
+		                        __FILE__, "", CU_FALSE);                             \
+	} while (0)
+
+/* A small deterministic generator (tests must repeat). */
+static uint32_t rng_state = 12345u;
+static uint32_t rng(void)
+{
+	rng_state = rng_state * 1664525u + 1013904223u;
+	return rng_state >> 8;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Recording of encoder output                                             */
+
+#define MAX_EVENTS 200000
+
+typedef struct {
+	uint64_t frame; /* absolute */
+	uint8_t bytes[3];
+} cc_event;
+
+typedef struct {
+	cc_event ev[MAX_EVENTS];
+	size_t n;
+	uint64_t base; /* absolute frame of the current span */
+} cc_log;
+
+static cc_log log_a, log_b;
+
+static void log_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
+{
+	cc_log *l = (cc_log *)user;
+	if (l->n < MAX_EVENTS) {
+		l->ev[l->n].frame = l->base + frame;
+		memcpy(l->ev[l->n].bytes, msg->bytes, 3);
+		l->n++;
+	}
+}
+
+/* Runs the encoder over n frames of signals in one call. */
+static void encode_all(pendula_cc *enc, const float *const *signals, uint32_t n, cc_log *l)
+{
+	l->n = 0;
+	l->base = enc->frame;
+	pendula_cc_process(enc, signals, n, log_emit, l);
+}
+
+static double value_of_code(int32_t code, bool bits14)
+{
+	/* centre of the code's slice of [-1, 1) */
+	const double steps = bits14 ? 16384.0 : 128.0;
+	return (code + 0.5) / steps * 2.0 - 1.0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* CC encoder                                                              */
+
+static void test_cc_mapping(void)
+{
+	const pendula_cc_map A = PENDULA_CC_MAP_ANGLE, T = PENDULA_CC_MAP_TIP,
+	                     E = PENDULA_CC_MAP_ENERGY;
+	CHECK(pendula_cc_code(A, -1.0, 1, false) == 0, "angle -1 -> %d",
+	      pendula_cc_code(A, -1.0, 1, false));
+	CHECK(pendula_cc_code(A, 0.0, 1, false) == 64, "angle 0 -> %d",
+	      pendula_cc_code(A, 0.0, 1, false));
+	CHECK(pendula_cc_code(A, -0.5, 1, false) == 32, "angle -0.5 -> %d",
+	      pendula_cc_code(A, -0.5, 1, false));
+	CHECK(pendula_cc_code(A, nextafterf(1.0f, 0.0f), 1, false) == 127,
+	      "angle just below 1 -> %d", pendula_cc_code(A, nextafterf(1.0f, 0.0f), 1, false));
+	CHECK(pendula_cc_code(A, -1.0, 1, true) == 0, "14-bit angle -1");
+	CHECK(pendula_cc_code(A, 0.0, 1, true) == 8192, "14-bit angle 0 -> %d",
+	      pendula_cc_code(A, 0.0, 1, true));
+	CHECK(pendula_cc_code(A, nextafterf(1.0f, 0.0f), 1, true) == 16383,
+	      "14-bit angle just below 1 -> %d",
+	      pendula_cc_code(A, nextafterf(1.0f, 0.0f), 1, true));
+	CHECK(pendula_cc_code(T, 1.0, 1, false) == 127, "tip 1 -> %d",
+	      pendula_cc_code(T, 1.0, 1, false));
+	CHECK(pendula_cc_code(T, -1.0, 1, false) == 0, "tip -1");
+	CHECK(pendula_cc_code(T, 1.0, 1, true) == 16383, "14-bit tip 1");
+	CHECK(pendula_cc_code(T, 5.0, 1, false) == 127 && pendula_cc_code(T, -5.0, 1, false) == 0,
+	      "tip out of range not clipped");
+	CHECK(pendula_cc_code(E, 0.0, 2.0, false) == 0, "energy 0");
+	CHECK(pendula_cc_code(E, 2.0, 2.0, false) == 127, "energy = energy_max -> %d",
+	      pendula_cc_code(E, 2.0, 2.0, false));
+	CHECK(pendula_cc_code(E, 1.0, 2.0, false) == 64, "energy = energy_max / 2 -> %d",
+	      pendula_cc_code(E, 1.0, 2.0, false));
+	CHECK(pendula_cc_code(E, 0.25, 2.0, false) == 16, "energy 0.25 of 2 -> %d",
+	      pendula_cc_code(E, 0.25, 2.0, false));
+	CHECK(pendula_cc_code(E, 7.0, 2.0, false) == 127, "energy above the range not clipped");
+	CHECK(pendula_cc_code(E, -0.1, 2.0, false) == 0, "negative energy not clipped");
+	CHECK(pendula_cc_code(E, 1e300, 2.0, true) == 16383, "huge energy, 14-bit");
+	CHECK(pendula_cc_code(E, INFINITY, 1.0, false) == 127, "+inf");
+	CHECK(pendula_cc_code(A, -INFINITY, 1.0, false) == 0, "-inf");
+	CHECK(pendula_cc_code(A, NAN, 1.0, false) == -1, "NaN must not map to a code");
+
+	/* Linear and monotone over a fine sweep, MSB = 7-bit code, and every
+	 * 7-bit code covers an equal width (each appears 2^k times). */
+	int32_t prev7 = -1, prev14 = -1;
+	bool monotone = true, msb_ok = true, linear_ok = true;
+	unsigned count7[128] = {0};
+	const int n = 1 << 16;
+	for (int i = 0; i < n; ++i) {
+		const double x = -1.0 + 2.0 * i / n;
+		const int32_t c7 = pendula_cc_code(A, x, 1, false);
+		const int32_t c14 = pendula_cc_code(A, x, 1, true);
+		if (c7 < prev7 || c14 < prev14)
+			monotone = false;
+		if ((c14 >> 7) != c7)
+			msb_ok = false;
+		if (fabs(value_of_code(c14, true) - x) > 1.0 / 16384.0 + 1e-12)
+			linear_ok = false;
+		count7[c7]++;
+		prev7 = c7;
+		prev14 = c14;
+	}
+	bool equal = true;
+	for (int c = 0; c < 128; ++c)
+		if (count7[c] != (unsigned)n / 128)
+			equal = false;
+	CHECK(monotone, "mapping not monotone");
+	CHECK(msb_ok, "14-bit MSB differs from the 7-bit code");
+	CHECK(linear_ok, "14-bit code more than one step from the value");
+	CHECK(equal, "7-bit codes do not cover equal slices of [-1, 1)");
+}
+
+static void test_cc_on_change(void)
+{
+	pendula_cc enc;
+	pendula_cc_init(&enc, 48000.0, 2);
+	pendula_cc_set_output(&enc, 0, 1, PENDULA_CC_MAP_ANGLE);
+	pendula_cc_set_output(&enc, 1, 2, PENDULA_CC_MAP_ANGLE);
+	static float a[10000], b[10000];
+	for (int i = 0; i < 10000; ++i) {
+		a[i] = 0.25f;                   /* constant */
+		b[i] = i < 5000 ? -0.5f : 0.5f; /* one step at frame 5000 */
+	}
+	const float *sig[2] = {a, b};
+	encode_all(&enc, sig, 10000, &log_a);
+	size_t on1 = 0, on2 = 0;
+	bool ok_values = true;
+	for (size_t i = 0; i < log_a.n; ++i) {
+		const cc_event *e = &log_a.ev[i];
+		if (e->bytes[1] == 1) {
+			++on1;
+			if (e->frame != 0 || e->bytes[2] != 80) /* (0.25+1)/2*128 = 80 */
+				ok_values = false;
+		} else if (e->bytes[1] == 2) {
+			++on2;
+			const uint8_t want = e->frame < 5000 ? 32 : 96;
+			if (e->bytes[2] != want || (e->frame != 0 && e->frame != 5000))
+				ok_values = false;
+		}
+	}
+	CHECK(on1 == 1, "constant output sent %zu times (want once)", on1);
+	CHECK(on2 == 2, "step output sent %zu times (want 2: start, step)", on2);
+	CHECK(ok_values, "wrong value or frame of an on-change message");
+	CHECK(log_a.n == 3, "%zu messages in all (want 3)", log_a.n);
+}
+
+static void check_rate(double rate, bool bits14)
+{
+	pendula_cc enc;
+	pendula_cc_init(&enc, rate, 3);
+	pendula_cc_configure(&enc, 1, bits14, 1.0);
+	pendula_cc_set_output(&enc, 0, 10, PENDULA_CC_MAP_ANGLE);
+	pendula_cc_set_output(&enc, 1, 11, PENDULA_CC_MAP_TIP);
+	pendula_cc_set_output(&enc, 2, 12, PENDULA_CC_MAP_ENERGY);
+	const uint32_t n = (uint32_t)(rate * 2.0); /* 2 s */
+	static float s0[200000], s1[200000], s2[200000];
+	for (uint32_t i = 0; i < n; ++i) {
+		/* fast signals: every frame changes the code of a 14-bit output */
+		s0[i] = (float)(2.0 * fmod(i * 37.0 / rate, 1.0) - 1.0);
+		s1[i] = (float)sin(2 * PI * 13.0 * i / rate);
+		s2[i] = (float)(0.5 + 0.5 * sin(2 * PI * 7.0 * i / rate));
+	}
+	const float *sig[3] = {s0, s1, s2};
+	encode_all(&enc, sig, n, &log_a);
+
+	const double interval = rate * 0.001; /* frames per ms */
+	uint64_t last[3] = {0, 0, 0};
+	bool seen[3] = {false, false, false};
+	size_t updates[3] = {0, 0, 0};
+	double min_gap = 1e30;
+	bool values_ok = true, pair_ok = true;
+	for (size_t i = 0; i < log_a.n; ++i) {
+		const cc_event *e = &log_a.ev[i];
+		const int cc = e->bytes[1];
+		if (cc >= 42) /* LSB of a pair: must follow its MSB at the same frame */
+		{
+			if (i == 0 || log_a.ev[i - 1].bytes[1] != cc - 32 ||
+			    log_a.ev[i - 1].frame != e->frame)
+				pair_ok = false;
+			continue;
+		}
+		const int k = cc - 10;
+		if (k < 0 || k > 2) {
+			values_ok = false;
+			continue;
+		}
+		if (seen[k] && (double)(e->frame - last[k]) < min_gap)
+			min_gap = (double)(e->frame - last[k]);
+		seen[k] = true;
+		last[k] = e->frame;
+		updates[k]++;
+		const pendula_cc_map map = k == 0   ? PENDULA_CC_MAP_ANGLE
+		                           : k == 1 ? PENDULA_CC_MAP_TIP
+		                                    : PENDULA_CC_MAP_ENERGY;
+		int32_t code = pendula_cc_code(map, sig[k][e->frame], 1.0, bits14);
+		int32_t got = e->bytes[2];
+		if (bits14) {
+			if (i + 1 >= log_a.n || log_a.ev[i + 1].bytes[1] != cc + 32)
+				pair_ok = false;
+			else
+				got = (got << 7) | log_a.ev[i + 1].bytes[2];
+		}
+		if (got != code)
+			values_ok = false;
+	}
+	const double max_updates = 2000.0 + 1.0; /* 2 s at 1 per ms */
+	printf("\n    %g Hz%s: %zu/%zu/%zu updates in 2 s, smallest gap %g frames (1 ms = %g)",
+	       rate, bits14 ? " 14-bit" : "", updates[0], updates[1], updates[2], min_gap,
+	       interval);
+	CHECK(min_gap >= interval, "%g Hz: two updates of one output %g frames apart (< 1 ms)",
+	      rate, min_gap);
+	for (int k = 0; k < 3; ++k) {
+		CHECK(updates[k] <= max_updates, "%g Hz: output %d sent %zu times in 2 s", rate, k,
+		      updates[k]);
+		/* the fast sawtooth changes code at every frame: the limit is the
+		 * only brake, so it must reach nearly 1 per ms */
+		if (k == 0)
+			CHECK(updates[k] >= 0.9 * max_updates,
+			      "%g Hz: fast output sent only %zu times", rate, updates[k]);
+	}
+	CHECK(values_ok, "%g Hz: a message does not carry the value of its own frame", rate);
+	CHECK(pair_ok, "%g Hz: 14-bit MSB/LSB pairing broken", rate);
+}
+
+static void test_cc_rate_limit(void)
+{
+	check_rate(44100.0, false);
+	check_rate(48000.0, false);
+	check_rate(96000.0, false);
+	check_rate(48000.0, true);
+	check_rate(96000.0, true);
+}
+
+static void test_cc_14bit(void)
+{
+	pendula_cc enc;
+	pendula_cc_init(&enc, 48000.0, 2);
+	pendula_cc_configure(&enc, 3, true, 1.0);
+	pendula_cc_set_output(&enc, 0, 7, PENDULA_CC_MAP_ANGLE); /* pair: 7 + 39 */
+	pendula_cc_set_output(&enc, 1, 74, PENDULA_CC_MAP_TIP);  /* no LSB partner: 7-bit */
+	pendula_cc_msg m[PENDULA_CC_MAX_MSGS];
+	const float v[2] = {0.3f, -0.3f};
+	const unsigned k = pendula_cc_frame(&enc, v, m);
+	CHECK(k == 3, "%u messages (want MSB, LSB, and one 7-bit)", k);
+	if (k != 3)
+		return;
+	const int32_t code = pendula_cc_code(PENDULA_CC_MAP_ANGLE, 0.3f, 1.0, true);
+	CHECK(m[0].bytes[0] == 0xB2 && m[0].bytes[1] == 7 && m[0].bytes[2] == (code >> 7),
+	      "MSB message %02x %02x %02x", m[0].bytes[0], m[0].bytes[1], m[0].bytes[2]);
+	CHECK(m[1].bytes[0] == 0xB2 && m[1].bytes[1] == 39 && m[1].bytes[2] == (code & 127),
+	      "LSB message %02x %02x %02x", m[1].bytes[0], m[1].bytes[1], m[1].bytes[2]);
+	CHECK(m[2].bytes[1] == 74 &&
+	          m[2].bytes[2] == pendula_cc_code(PENDULA_CC_MAP_TIP, -0.3f, 1.0, false),
+	      "cc 74 in 14-bit mode: %02x %02x", m[2].bytes[1], m[2].bytes[2]);
+	for (unsigned i = 0; i < k; ++i)
+		CHECK(m[i].bytes[2] < 128 && m[i].bytes[1] < 128, "data byte >= 128");
+
+	/* A change in the LSB only is a change: the pair goes out again. */
+	float v2[2] = {0.3f, -0.3f};
+	for (int i = 0; i < 48; ++i)
+		pendula_cc_frame(&enc, v2, m);
+	v2[0] = (float)(value_of_code(code + 1, true));
+	const unsigned k2 = pendula_cc_frame(&enc, v2, m);
+	CHECK(k2 == 2 && m[1].bytes[2] == ((code + 1) & 127), "an LSB-only change sent %u messages",
+	      k2);
+}
+
+static void test_cc_config(void)
+{
+	pendula_cc enc;
+	pendula_cc_init(&enc, 48000.0, 3);
+	pendula_cc_configure(&enc, 16, false, 1.0);
+	pendula_cc_set_output(&enc, 0, 20, PENDULA_CC_MAP_ANGLE);
+	pendula_cc_set_output(&enc, 1, -1, PENDULA_CC_MAP_ANGLE);  /* off */
+	pendula_cc_set_output(&enc, 2, 200, PENDULA_CC_MAP_ANGLE); /* invalid: off */
+	CHECK(pendula_cc_any_enabled(&enc), "an output is on");
+	pendula_cc_msg m[PENDULA_CC_MAX_MSGS];
+	const float v[3] = {0.0f, 0.5f, 0.5f};
+	unsigned k = pendula_cc_frame(&enc, v, m);
+	CHECK(k == 1 && m[0].bytes[0] == 0xBF && m[0].bytes[1] == 20 && m[0].bytes[2] == 64,
+	      "channel 16 / off outputs: %u messages, first %02x %02x %02x", k, m[0].bytes[0],
+	      m[0].bytes[1], m[0].bytes[2]);
+
+	/* Controller change: re-sent on the new number, but not before 1 ms. */
+	pendula_cc_set_output(&enc, 0, 21, PENDULA_CC_MAP_ANGLE);
+	unsigned first = 0;
+	for (unsigned f = 1; f < 100 && !first; ++f)
+		if (pendula_cc_frame(&enc, v, m) && m[0].bytes[1] == 21)
+			first = f;
+	CHECK(first == 48, "after a controller change the value went out at frame %u (want 48)",
+	      first);
+
+	/* Reset: sent at once even though the value did not change. */
+	pendula_cc_reset(&enc);
+	k = pendula_cc_frame(&enc, v, m);
+	CHECK(k == 1 && m[0].bytes[1] == 21, "after a reset: %u messages", k);
+
+	/* energy_max change re-sends the energy output only */
+	pendula_cc_init(&enc, 48000.0, 2);
+	pendula_cc_set_output(&enc, 0, 1, PENDULA_CC_MAP_ANGLE);
+	pendula_cc_set_output(&enc, 1, 2, PENDULA_CC_MAP_ENERGY);
+	const float w[2] = {0.0f, 0.5f};
+	pendula_cc_frame(&enc, w, m);
+	pendula_cc_skip(&enc, 100);
+	pendula_cc_configure(&enc, 1, false, 0.5);
+	k = pendula_cc_frame(&enc, w, m);
+	CHECK(k == 1 && m[0].bytes[1] == 2 && m[0].bytes[2] == 127,
+	      "energy_max change: %u messages, cc %d value %d", k, m[0].bytes[1], m[0].bytes[2]);
+
+	pendula_cc_init(&enc, 48000.0, 2);
+	CHECK(!pendula_cc_any_enabled(&enc), "outputs on after init");
+	/* NULL signal: nothing */
+	pendula_cc_set_output(&enc, 0, 1, PENDULA_CC_MAP_ANGLE);
+	const float *sig[2] = {NULL, NULL};
+	encode_all(&enc, sig, 100, &log_a);
+	CHECK(log_a.n == 0 && enc.frame == 100, "NULL signal: %zu messages, frame %llu", log_a.n,
+	      (unsigned long long)enc.frame);
+}
+
+static void test_cc_split(void)
+{
+	const uint32_t n = 48000;
+	static float s[4][48000];
+	for (uint32_t i = 0; i < n; ++i) {
+		s[0][i] = (float)(2.0 * fmod(i * 3.3 / 48000.0, 1.0) - 1.0);
+		s[1][i] = (float)sin(i * 0.001);
+		s[2][i] = (float)(i % 5000 < 2500 ? 0.1 : 0.9);
+		s[3][i] = (float)(0.3 + 0.3 * sin(i * 0.0003));
+	}
+	const pendula_cc_map maps[4] = {PENDULA_CC_MAP_ANGLE, PENDULA_CC_MAP_TIP,
+	                                PENDULA_CC_MAP_ANGLE, PENDULA_CC_MAP_ENERGY};
+	for (int bits = 0; bits < 2; ++bits) {
+		pendula_cc a, b;
+		pendula_cc_init(&a, 48000.0, 4);
+		pendula_cc_init(&b, 48000.0, 4);
+		pendula_cc_configure(&a, 5, bits, 0.7);
+		pendula_cc_configure(&b, 5, bits, 0.7);
+		for (int i = 0; i < 4; ++i) {
+			pendula_cc_set_output(&a, i, i + 1, maps[i]);
+			pendula_cc_set_output(&b, i, i + 1, maps[i]);
+		}
+		const float *sig[4] = {s[0], s[1], s[2], s[3]};
+		encode_all(&a, sig, n, &log_a);
+
+		/* b: random spans, some frame by frame through pendula_cc_frame */
+		log_b.n = 0;
+		uint32_t pos = 0;
+		while (pos < n) {
+			uint32_t len = 1 + rng() % 300;
+			if (len > n - pos)
+				len = n - pos;
+			if (rng() % 4 == 0) {
+				for (uint32_t f = 0; f < len; ++f) {
+					pendula_cc_msg m[PENDULA_CC_MAX_MSGS];
+					const float v[4] = {s[0][pos + f], s[1][pos + f],
+					                    s[2][pos + f], s[3][pos + f]};
+					const uint64_t fr = b.frame;
+					const unsigned k = pendula_cc_frame(&b, v, m);
+					for (unsigned j = 0; j < k && log_b.n < MAX_EVENTS; ++j) {
+						log_b.ev[log_b.n].frame = fr;
+						memcpy(log_b.ev[log_b.n].bytes, m[j].bytes, 3);
+						log_b.n++;
+					}
+				}
+			} else {
+				const float *sp[4] = {s[0] + pos, s[1] + pos, s[2] + pos,
+				                      s[3] + pos};
+				log_b.base = b.frame;
+				pendula_cc_process(&b, sp, len, log_emit, &log_b);
+			}
+			pos += len;
+		}
+		bool same = log_a.n == log_b.n;
+		for (size_t i = 0; same && i < log_a.n; ++i)
+			same = log_a.ev[i].frame == log_b.ev[i].frame &&
+			       !memcmp(log_a.ev[i].bytes, log_b.ev[i].bytes, 3);
+		printf("\n    %s: %zu messages in one call, %zu split", bits ? "14-bit" : "7-bit",
+		       log_a.n, log_b.n);
+		CHECK(same, "split into calls changes the messages (%zu vs %zu)", log_a.n, log_b.n);
+		CHECK(log_a.n > 100, "too few messages (%zu) for the test to mean anything",
+		      log_a.n);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tempo follower                                                          */
+
+static pendula_position pos_full(double bar, double beat, double bpb, double unit, double bpm,
+                                 double speed)
+{
+	pendula_position p;
+	memset(&p, 0, sizeof p);
+	p.fields = PENDULA_POS_BAR | PENDULA_POS_BAR_BEAT | PENDULA_POS_BEATS_PER_BAR |
+	           PENDULA_POS_BEAT_UNIT | PENDULA_POS_BPM | PENDULA_POS_SPEED;
+	p.bar = bar;
+	p.bar_beat = beat;
+	p.beats_per_bar = bpb;
+	p.beat_unit = unit;
+	p.bpm = bpm;
+	p.speed = speed;
+	return p;
+}
+
+static bool near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+static void test_tempo_position(void)
+{
+	pendula_tempo t;
+	pendula_tempo_init(&t, 48000.0);
+	CHECK(!pendula_tempo_known(&t) && !pendula_tempo_locked(&t) && !pendula_tempo_rolling(&t),
+	      "a fresh follower knows nothing and is stopped");
+	CHECK(pendula_tempo_sync_freq(&t, 1.0) == 0.0, "sync frequency without a tempo");
+
+	pendula_position p = pos_full(2, 1.5, 4, 4, 120, 1);
+	p.fields |= PENDULA_POS_FRAME;
+	p.frame = 1000000;
+	pendula_tempo_position(&t, &p);
+	CHECK(pendula_tempo_locked(&t) && pendula_tempo_rolling(&t), "known and rolling");
+	CHECK(near(pendula_tempo_beats(&t), 9.5, 1e-12), "bar 2 beat 1.5 in 4/4 -> %g beats",
+	      pendula_tempo_beats(&t));
+	pendula_tempo_advance(&t, 24000); /* 0.5 s at 120 bpm = 1 beat */
+	CHECK(near(pendula_tempo_beats(&t), 10.5, 1e-12), "after 0.5 s: %g beats (want 10.5)",
+	      pendula_tempo_beats(&t));
+	CHECK(pendula_tempo_host_frame(&t) == 1024000, "host frame %lld",
+	      (long long)pendula_tempo_host_frame(&t));
+	/* 10 minutes later, by many small advances */
+	for (int i = 0; i < 600 * 48000 / 256; ++i)
+		pendula_tempo_advance(&t, 256);
+	CHECK(near(pendula_tempo_beats(&t), 10.5 + 1200.0, 1e-9), "after 10 min: %.12g beats",
+	      pendula_tempo_beats(&t));
+
+	/* 6/8 at 120 (eighths): quarters = beats / 2 */
+	pendula_tempo_init(&t, 44100.0);
+	p = pos_full(1, 3, 6, 8, 120, 1);
+	pendula_tempo_position(&t, &p);
+	CHECK(near(pendula_tempo_beats(&t), 9.0, 1e-12) &&
+	          near(pendula_tempo_quarters(&t), 4.5, 1e-12),
+	      "6/8: %g beats, %g quarters", pendula_tempo_beats(&t), pendula_tempo_quarters(&t));
+	CHECK(near(pendula_tempo_quarters_per_second(&t), 1.0, 1e-12),
+	      "120 eighths per minute = 1 quarter per second, got %g",
+	      pendula_tempo_quarters_per_second(&t));
+	pendula_tempo_advance(&t, 44100);
+	CHECK(near(pendula_tempo_quarters(&t), 5.5, 1e-12), "6/8 after 1 s: %g quarters",
+	      pendula_tempo_quarters(&t));
+
+	/* barBeat alone keeps the current bar */
+	pendula_position q;
+	memset(&q, 0, sizeof q);
+	q.fields = PENDULA_POS_BAR_BEAT;
+	q.bar_beat = 0.5;
+	pendula_tempo_position(&t, &q); /* song at 11 beats = bar 1 (6 beats/bar) */
+	CHECK(near(pendula_tempo_beats(&t), 6.5, 1e-12), "barBeat only: %g beats (want 6.5)",
+	      pendula_tempo_beats(&t));
+}
+
+static void test_tempo_changes(void)
+{
+	pendula_tempo t;
+	pendula_tempo_init(&t, 48000.0);
+	pendula_position p = pos_full(0, 0, 4, 4, 120, 1);
+	pendula_tempo_position(&t, &p);
+	pendula_tempo_advance(&t, 48000); /* 2 beats */
+
+	/* tempo change only: the position carries on, then goes at 90 bpm */
+	pendula_position q;
+	memset(&q, 0, sizeof q);
+	q.fields = PENDULA_POS_BPM;
+	q.bpm = 90;
+	pendula_tempo_position(&t, &q);
+	CHECK(near(pendula_tempo_beats(&t), 2.0, 1e-12), "tempo change moved the position to %g",
+	      pendula_tempo_beats(&t));
+	pendula_tempo_advance(&t, 48000); /* 1.5 beats */
+	CHECK(near(pendula_tempo_beats(&t), 3.5, 1e-12), "at 90 bpm after 1 s: %g (want 3.5)",
+	      pendula_tempo_beats(&t));
+
+	/* relocation */
+	p = pos_full(16, 2, 4, 4, 90, 1);
+	pendula_tempo_position(&t, &p);
+	CHECK(near(pendula_tempo_beats(&t), 66.0, 1e-12), "relocation to bar 16 beat 2: %g",
+	      pendula_tempo_beats(&t));
+
+	/* stop: frozen; the sync frequency stays the nominal one */
+	memset(&q, 0, sizeof q);
+	q.fields = PENDULA_POS_SPEED;
+	q.speed = 0;
+	pendula_tempo_position(&t, &q);
+	pendula_tempo_advance(&t, 96000);
+	CHECK(near(pendula_tempo_beats(&t), 66.0, 1e-12) && !pendula_tempo_rolling(&t),
+	      "stopped transport moved to %g", pendula_tempo_beats(&t));
+	CHECK(near(pendula_tempo_sync_freq(&t, 1.0), 1.5, 1e-12),
+	      "stopped: quarter-note sync at 90 bpm %g Hz (want nominal 1.5)",
+	      pendula_tempo_sync_freq(&t, 1.0));
+
+	/* half speed */
+	q.speed = 0.5;
+	pendula_tempo_position(&t, &q);
+	pendula_tempo_advance(&t, 48000);
+	CHECK(near(pendula_tempo_beats(&t), 66.75, 1e-12), "half speed: %g (want 66.75)",
+	      pendula_tempo_beats(&t));
+	CHECK(near(pendula_tempo_sync_freq(&t, 1.0), 0.75, 1e-12), "half speed sync %g Hz",
+	      pendula_tempo_sync_freq(&t, 1.0));
+
+	/* bad values are ignored */
+	q.fields =
+	    PENDULA_POS_BPM | PENDULA_POS_BEAT_UNIT | PENDULA_POS_BEATS_PER_BAR | PENDULA_POS_BAR;
+	q.bpm = -5;
+	q.beat_unit = 0;
+	q.beats_per_bar = NAN;
+	q.bar = NAN;
+	const double before = pendula_tempo_beats(&t);
+	pendula_tempo_position(&t, &q);
+	CHECK(t.bpm == 90 && t.beat_unit == 4 && t.beats_per_bar == 4 &&
+	          near(pendula_tempo_beats(&t), before, 1e-12),
+	      "bad values changed the follower: bpm %g unit %g bpb %g beats %g", t.bpm, t.beat_unit,
+	      t.beats_per_bar, pendula_tempo_beats(&t));
+
+	/* split invariance: the position after N frames does not depend on
+	 * how they were advanced */
+	pendula_tempo a, b;
+	pendula_tempo_init(&a, 44100.0);
+	p = pos_full(3, 1.25, 7, 8, 133.7, 1);
+	pendula_tempo_position(&a, &p);
+	b = a;
+	pendula_tempo_advance(&a, 1234567);
+	uint32_t left = 1234567;
+	while (left) {
+		uint32_t k = 1 + rng() % 700;
+		if (k > left)
+			k = left;
+		pendula_tempo_advance(&b, k);
+		left -= k;
+	}
+	CHECK(pendula_tempo_beats(&a) == pendula_tempo_beats(&b),
+	      "split advance differs: %.17g vs %.17g", pendula_tempo_beats(&a),
+	      pendula_tempo_beats(&b));
+}
+
+static void test_tempo_start(void)
+{
+	pendula_tempo t;
+	pendula_tempo_init(&t, 48000.0);
+	pendula_position p = pos_full(0, 0, 4, 4, 120, 0);
+	pendula_tempo_position(&t, &p);
+	CHECK(!pendula_tempo_take_start(&t), "stopped position counted as a start");
+	p.speed = 1;
+	pendula_tempo_position(&t, &p);
+	CHECK(pendula_tempo_take_start(&t), "speed 0 -> 1 not seen as a start");
+	CHECK(!pendula_tempo_take_start(&t), "a start reported twice");
+	pendula_tempo_position(&t, &p); /* still rolling: a relocation, not a start */
+	CHECK(!pendula_tempo_take_start(&t), "a position while rolling counted as a start");
+	p.speed = 0;
+	pendula_tempo_position(&t, &p);
+	CHECK(!pendula_tempo_take_start(&t), "a stop counted as a start");
+	p.speed = 1;
+	pendula_tempo_position(&t, &p);
+	CHECK(pendula_tempo_take_start(&t), "second start not seen");
+
+	/* a message without speed does not change the state */
+	pendula_position q;
+	memset(&q, 0, sizeof q);
+	q.fields = PENDULA_POS_BPM;
+	q.bpm = 100;
+	pendula_tempo_position(&t, &q);
+	CHECK(!pendula_tempo_take_start(&t) && pendula_tempo_rolling(&t),
+	      "a tempo change touched the transport state");
+
+	/* first rolling position after init is a start (activate while stopped
+	 * counts as stopped) */
+	pendula_tempo_init(&t, 48000.0);
+	p.speed = 1;
+	pendula_tempo_position(&t, &p);
+	CHECK(pendula_tempo_take_start(&t), "first rolling position not a start");
+}
+
+static void test_tempo_sync(void)
+{
+	pendula_tempo t;
+	pendula_tempo_init(&t, 48000.0);
+	pendula_position p = pos_full(0, 0, 4, 4, 120, 1);
+	pendula_tempo_position(&t, &p);
+
+	/* frequencies: 120 bpm = 2 quarters per second */
+	struct {
+		const char *label;
+		double hz;
+	} want[] = {
+	    {"1/32", 16.0}, {"1/16 triplet", 12.0}, {"1/16", 8.0},  {"1/8 dotted", 8.0 / 3.0},
+	    {"1/4", 2.0},   {"1/4 triplet", 3.0},   {"1 bar", 0.5}, {"8 bars", 1.0 / 16.0},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
+		double beats = -1;
+		for (size_t k = 1; k < PENDULA_N_SYNC_NOTES; ++k)
+			if (!strcmp(pendula_sync_notes[k].label, want[i].label))
+				beats = pendula_sync_notes[k].beats;
+		CHECK(beats > 0, "no sync note %s", want[i].label);
+		const double hz = pendula_tempo_sync_freq(&t, beats);
+		CHECK(near(hz, want[i].hz, 1e-12), "%s at 120 bpm: %g Hz (want %g)", want[i].label,
+		      hz, want[i].hz);
+	}
+
+	/* phase: 2 pi frac(quarters / period), from the song start */
+	pendula_tempo_advance(&t, 36000); /* 1.5 quarters */
+	CHECK(near(pendula_tempo_sync_phase(&t, 1.0), PI, 1e-9), "1/4 phase at 1.5 q: %g",
+	      pendula_tempo_sync_phase(&t, 1.0));
+	CHECK(near(pendula_tempo_sync_phase(&t, 4.0), 2 * PI * 1.5 / 4, 1e-9),
+	      "1 bar phase at 1.5 q: %g", pendula_tempo_sync_phase(&t, 4.0));
+	/* bar 5, beat 0: one-bar and shorter periods at phase 0; 2 bars at pi
+	 * (bar 5 is odd); 3 bars: 20 quarters / 12 -> frac 2/3 */
+	p = pos_full(5, 0, 4, 4, 120, 1);
+	pendula_tempo_position(&t, &p);
+	CHECK(near(pendula_tempo_sync_phase(&t, 4.0), 0, 1e-12) &&
+	          near(pendula_tempo_sync_phase(&t, 0.5), 0, 1e-12),
+	      "bar line not at phase 0");
+	CHECK(near(pendula_tempo_sync_phase(&t, 8.0), PI, 1e-12), "2 bars at bar 5: %g",
+	      pendula_tempo_sync_phase(&t, 8.0));
+	CHECK(near(pendula_tempo_sync_phase(&t, 12.0), 2 * PI * 2.0 / 3.0, 1e-12),
+	      "3 bars at bar 5: %g", pendula_tempo_sync_phase(&t, 12.0));
+	/* the phase stays in [0, 2 pi) for negative positions (count-in) */
+	p = pos_full(-1, 1, 4, 4, 120, 1);
+	pendula_tempo_position(&t, &p);
+	const double ph = pendula_tempo_sync_phase(&t, 4.0);
+	CHECK(ph >= 0 && ph < 2 * PI && near(ph, 2 * PI * 0.25, 1e-12),
+	      "phase at bar -1 beat 1: %g", ph);
+	/* 6/8: a dotted half (3 quarters) is one bar */
+	p = pos_full(7, 0, 6, 8, 180, 1);
+	pendula_tempo_position(&t, &p);
+	CHECK(near(pendula_tempo_sync_phase(&t, 3.0), 0, 1e-12), "6/8 bar line phase %g",
+	      pendula_tempo_sync_phase(&t, 3.0));
+	CHECK(near(pendula_tempo_sync_freq(&t, 3.0), 0.5, 1e-12),
+	      "6/8 at 180 eighths/min: one bar = 2 s, got %g Hz", pendula_tempo_sync_freq(&t, 3.0));
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	CU_pSuite cc = CU_add_suite("midi_cc", NULL, NULL);
+	CU_add_test(cc, "cc_mapping", test_cc_mapping);
+	CU_add_test(cc, "cc_on_change", test_cc_on_change);
+	CU_add_test(cc, "cc_rate_limit", test_cc_rate_limit);
+	CU_add_test(cc, "cc_14bit", test_cc_14bit);
+	CU_add_test(cc, "cc_config", test_cc_config);
+	CU_add_test(cc, "cc_split", test_cc_split);
+	CU_pSuite tempo = CU_add_suite("tempo", NULL, NULL);
+	CU_add_test(tempo, "tempo_position", test_tempo_position);
+	CU_add_test(tempo, "tempo_changes", test_tempo_changes);
+	CU_add_test(tempo, "tempo_start", test_tempo_start);
+	CU_add_test(tempo, "tempo_sync", test_tempo_sync);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	const unsigned run = CU_get_number_of_tests_run();
+	CU_cleanup_registry();
+	printf("\ntest_midi_tempo: %u tests run, %u failures\n", run, failures);
+	return failures || run == 0 ? 1 : 0;
+}

@@ -1,0 +1,872 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The preset library (presets/) through lilv, as jalv loads a preset:
+ * lilv_plugin_get_related(pset:Preset) lists them from the bundle manifest,
+ * lilv_world_load_resource() reads each file, lilv_state_new_from_world()
+ * and lilv_state_restore() with a set-port-value callback set the ports.
+ * Then each preset is rendered at 48 kHz and checked against the behaviour its
+ * description claims; the thresholds are derived from the preset's own
+ * parameters, as read back from the state:
+ *
+ *   library        >= 10 presets; label, one-line comment, appliesTo both
+ *                  variants of one model; known symbols, values in range;
+ *                  every preset has a check here and every check a preset
+ *   gentle-sway    regular: energy below the least flip energy
+ *                  min(m2 l2, (m1+m2) l1) / ((m1+m2) l1 + m2 l2), |theta| < pi,
+ *                  and a 1e-4 degree change of theta1_init stays < 1e-3 rad
+ *   edge-of-chaos  the same energy bound, yet the 1e-4 degree change grows
+ *                  beyond 0.3 rad (chaos without flips)
+ *   full-chaos     both arms flip (>= 3 times each in 60 s), diverges
+ *   slow-envelope  energy never rises, falls by > 1000 in 20 s, and its tail
+ *                  decays at the small-amplitude rate lambda1 / I_O1
+ *   kapitza        within 0.5 rad of upright for 60 s; the parameters are above
+ *                  Delta_y^2 Omega_y^2 > 2 g I_O1 / (m1 c1), and at 0.6 times the
+ *                  threshold amplitude the rod falls
+ *   parametric     Omega_y = 2 omega0 from the parameters; a 2 degree swing
+ *                  grows >= 5x in 10 s, and does not when detuned by 30 %
+ *   chaos-man-four 4 bodies, all four move over > 1.5 rad, flips happen
+ *   tempo-drive    with time:Position, pivot_x_ctl follows the half-note phase
+ *                  at 120 and then 100 bpm, and the motion settles into a
+ *                  swing that repeats every half note
+ *   oscillator     time_scale 100, most of tip_x's variance above 20 Hz,
+ *                  arm 1 flips > 20 times per second
+ *   windmill       turns one way only, at a rate below sigma1 / (2 pi lambda1)
+ *                  and above 0.7 of it
+ *   cv variants    the -cv variant of each preset's model gives bit-identical
+ *                  outputs
+ *
+ * usage: test_presets BUNDLE_DIR
+ */
+#include "daw_host.h"
+
+#include <lv2/presets/presets.h>
+
+#define RATE      48000.0
+#define BLOCK     1024u
+#define G_DEFAULT 9.81
+
+static const char *preset_base = "https://pendula.invalid/plugins/pendula/presets#";
+
+/* ---------------------------------------------------------------------- */
+/* The library                                                             */
+
+#define MAX_PRESETS 64
+
+typedef struct {
+	LilvNode *uri;
+	char slug[128];
+	char label[256];
+	char comment[512];
+	bool applies[PENDULA_N_VARIANTS];
+} preset_info;
+
+static preset_info presets[MAX_PRESETS];
+static size_t n_presets;
+
+static char *node_string(const LilvNode *subject, const char *predicate_uri)
+{
+	LilvNode *pred = lilv_new_uri(daw_world, predicate_uri);
+	LilvNode *value = lilv_world_get(daw_world, subject, pred, NULL);
+	char *s = NULL;
+	if (value && lilv_node_is_string(value)) {
+		const char *v = lilv_node_as_string(value);
+		s = (char *)daw_calloc(strlen(v) + 1, 1);
+		memcpy(s, v, strlen(v) + 1);
+	}
+	lilv_node_free(value);
+	lilv_node_free(pred);
+	return s;
+}
+
+static void collect_presets(void)
+{
+	LilvNode *pset = lilv_new_uri(daw_world, LV2_PRESETS__Preset);
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		LilvNodes *related = lilv_plugin_get_related(daw_plugins[v], pset);
+		LILV_FOREACH(nodes, i, related)
+		{
+			const LilvNode *node = lilv_nodes_get(related, i);
+			size_t k = 0;
+			while (k < n_presets && !lilv_node_equals(presets[k].uri, node))
+				++k;
+			if (k == n_presets) {
+				if (n_presets == MAX_PRESETS)
+					break;
+				preset_info *p = &presets[n_presets++];
+				p->uri = lilv_node_duplicate(node);
+				const char *uri = lilv_node_as_uri(node);
+				const size_t base_len = strlen(preset_base);
+				snprintf(p->slug, sizeof p->slug, "%s",
+				         strncmp(uri, preset_base, base_len) ? uri
+				                                             : uri + base_len);
+				/* as jalv does: the preset's own file */
+				lilv_world_load_resource(daw_world, node);
+				char *label = node_string(node, LILV_NS_RDFS "label");
+				char *comment = node_string(node, LILV_NS_RDFS "comment");
+				snprintf(p->label, sizeof p->label, "%s", label ? label : "");
+				snprintf(p->comment, sizeof p->comment, "%s",
+				         comment ? comment : "");
+				free(label);
+				free(comment);
+			}
+			presets[k].applies[v] = true;
+		}
+		lilv_nodes_free(related);
+	}
+	lilv_node_free(pset);
+}
+
+static const preset_info *find_preset(const char *slug)
+{
+	for (size_t i = 0; i < n_presets; ++i)
+		if (!strcmp(presets[i].slug, slug))
+			return &presets[i];
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Loading a preset into a host                                            */
+
+typedef struct {
+	DawHost *h;
+	unsigned n_values, unknown, out_of_range, bad_type;
+	char first_problem[200];
+} restore_ctx;
+
+static LV2_URID urid_float, urid_double, urid_int, urid_long, urid_bool;
+
+/* The set-port-value callback of lilv_state_restore (what jalv does). */
+static void set_port_value(const char *symbol, void *user_data, const void *value, uint32_t size,
+                           uint32_t type)
+{
+	restore_ctx *ctx = (restore_ctx *)user_data;
+	double x;
+	if (type == urid_float && size == sizeof(float))
+		x = *(const float *)value;
+	else if (type == urid_double && size == sizeof(double))
+		x = *(const double *)value;
+	else if (type == urid_int && size == sizeof(int32_t))
+		x = *(const int32_t *)value;
+	else if (type == urid_long && size == sizeof(int64_t))
+		x = (double)*(const int64_t *)value;
+	else if (type == urid_bool && size == sizeof(int32_t))
+		x = *(const int32_t *)value ? 1.0 : 0.0;
+	else {
+		ctx->bad_type++;
+		snprintf(ctx->first_problem, sizeof ctx->first_problem, "%s: value type %u", symbol,
+		         type);
+		return;
+	}
+	const int id = daw_port_by_symbol(ctx->h->v, symbol);
+	if (id < 0 || pendula_ports[id].kind != PK_CONTROL_IN) {
+		ctx->unknown++;
+		snprintf(ctx->first_problem, sizeof ctx->first_problem, "unknown port %s", symbol);
+		return;
+	}
+	if (!(x >= pendula_ports[id].min && x <= pendula_ports[id].max)) {
+		ctx->out_of_range++;
+		snprintf(ctx->first_problem, sizeof ctx->first_problem, "%s = %g out of [%g, %g]",
+		         symbol, x, (double)pendula_ports[id].min, (double)pendula_ports[id].max);
+	}
+	ctx->h->control[id] = (float)x;
+	ctx->n_values++;
+}
+
+/* A host of variant v with the preset restored (not yet activated). */
+static DawHost *host_with_preset(pendula_variant v, const preset_info *p, restore_ctx *ctx)
+{
+	DawHost *h = daw_host_new(v, RATE, false);
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->h = h;
+	LilvState *state = lilv_state_new_from_world(daw_world, &daw_map, p->uri);
+	CHECK(state != NULL, "%s: lilv_state_new_from_world failed", p->slug);
+	if (state) {
+		lilv_state_restore(state, h->inst, set_port_value, ctx, 0, NULL);
+		lilv_state_free(state);
+	}
+	return h;
+}
+
+static DawHost *load(pendula_variant v, const char *slug)
+{
+	const preset_info *p = find_preset(slug);
+	CHECK(p != NULL, "preset %s not in the bundle", slug);
+	if (!p)
+		return NULL;
+	restore_ctx ctx;
+	DawHost *h = host_with_preset(v, p, &ctx);
+	CHECK(ctx.n_values > 0 && !ctx.unknown && !ctx.bad_type,
+	      "%s: %u values, %u unknown, %u of a bad type (%s)", slug, ctx.n_values, ctx.unknown,
+	      ctx.bad_type, ctx.first_problem);
+	return h;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Streaming statistics of a run                                           */
+
+typedef struct {
+	int64_t frames;
+	int n_theta;
+	double min[4], max[4]; /* theta outputs, units of pi */
+	int flips[4];          /* wrap jumps (|step| > 1 unit) */
+	int flips_up[4];       /* +1 -> -1: positive rotation */
+	float prev[4];
+	double e_first, e_min, e_max, e_last;
+	double max_dev_upright; /* max |wrap(pi theta1 - pi)|, rad */
+	bool finite;
+} run_stats;
+
+static void stats_init(run_stats *s, const DawHost *h)
+{
+	memset(s, 0, sizeof(*s));
+	s->n_theta = h->v == PENDULA_VARIANT_DOUBLE || h->v == PENDULA_VARIANT_DOUBLE_CV ? 2 : 4;
+	for (int k = 0; k < 4; ++k) {
+		s->min[k] = 1e30;
+		s->max[k] = -1e30;
+	}
+	s->e_min = 1e30;
+	s->e_max = -1e30;
+	s->finite = true;
+}
+
+static const pendula_port_id theta_port[4] = {P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3,
+                                              P_OUT_THETA4};
+
+static void stats_block(run_stats *s, const DawHost *h, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; ++i) {
+		const int64_t f = s->frames + i;
+		for (int k = 0; k < s->n_theta; ++k) {
+			const float x = h->buf[theta_port[k]][i];
+			if (!isfinite(x))
+				s->finite = false;
+			if (x < s->min[k])
+				s->min[k] = x;
+			if (x > s->max[k])
+				s->max[k] = x;
+			if (f > 0 && fabsf(x - s->prev[k]) > 1.0f) {
+				s->flips[k]++;
+				if (s->prev[k] > 0.0f)
+					s->flips_up[k]++;
+			}
+			s->prev[k] = x;
+		}
+		const double e = h->buf[P_OUT_ENERGY][i];
+		if (!isfinite(e))
+			s->finite = false;
+		if (f == 0)
+			s->e_first = e;
+		if (e < s->e_min)
+			s->e_min = e;
+		if (e > s->e_max)
+			s->e_max = e;
+		s->e_last = e;
+		const double dev = fabs(daw_wrap(DAW_PI * h->buf[P_OUT_THETA1][i] - DAW_PI));
+		if (dev > s->max_dev_upright)
+			s->max_dev_upright = dev;
+	}
+	s->frames += n;
+}
+
+/* Runs h for `seconds`, gathering statistics from second `from` on (the
+ * frames before are run but not counted). */
+static void render_stats(DawHost *h, double seconds, double from, run_stats *s)
+{
+	stats_init(s, h);
+	int64_t left = (int64_t)(seconds * RATE);
+	int64_t skip = (int64_t)(from * RATE);
+	while (left > 0) {
+		uint32_t n = left < BLOCK ? (uint32_t)left : BLOCK;
+		if (skip > 0 && (int64_t)n > skip)
+			n = (uint32_t)skip;
+		daw_run(h, n);
+		if (skip > 0)
+			skip -= n;
+		else
+			stats_block(s, h, n);
+		left -= n;
+	}
+}
+
+/* Largest angle distance sqrt(sum_k wrap(pi (a_k - b_k))^2) between two hosts
+ * run in lockstep. */
+static double divergence(DawHost *a, DawHost *b, double seconds)
+{
+	const int n_theta =
+	    a->v == PENDULA_VARIANT_DOUBLE || a->v == PENDULA_VARIANT_DOUBLE_CV ? 2 : 4;
+	double worst = 0.0;
+	int64_t left = (int64_t)(seconds * RATE);
+	while (left > 0) {
+		const uint32_t n = left < BLOCK ? (uint32_t)left : BLOCK;
+		daw_run(a, n);
+		daw_run(b, n);
+		for (uint32_t i = 0; i < n; ++i) {
+			double d2 = 0.0;
+			for (int k = 0; k < n_theta; ++k) {
+				const double d =
+				    daw_wrap(DAW_PI * ((double)a->buf[theta_port[k]][i] -
+				                       (double)b->buf[theta_port[k]][i]));
+				d2 += d * d;
+			}
+			if (d2 > worst * worst)
+				worst = sqrt(d2);
+		}
+		left -= n;
+	}
+	return worst;
+}
+
+/* Normalised energy that flipping an arm of the double pendulum needs at the
+ * least: arm 2 upright with arm 1 down costs 2 m2 g l2, arm 1 upright with
+ * arm 2 down 2 (m1 + m2) g l1, out of D = 2 g ((m1 + m2) l1 + m2 l2). */
+static double double_flip_energy(const DawHost *h)
+{
+	const double m1 = h->control[P_M1], m2 = h->control[P_M2];
+	const double l1 = h->control[P_L1], l2 = h->control[P_L2];
+	const double den = (m1 + m2) * l1 + m2 * l2;
+	const double arm2 = m2 * l2 / den, arm1 = (m1 + m2) * l1 / den;
+	return arm2 < arm1 ? arm2 : arm1;
+}
+
+/* I_O1 of body 1 (parallel model). */
+static double inertia_o1(const DawHost *h)
+{
+	return h->control[P_INERTIA1] + h->control[P_M1] * h->control[P_C1] * h->control[P_C1];
+}
+
+/* ---------------------------------------------------------------------- */
+/* Claims                                                                  */
+
+/* Two hosts: the preset, and the preset with theta1_init moved by 1e-4 deg. */
+static double preset_divergence(const char *slug, double seconds)
+{
+	DawHost *a = load(PENDULA_VARIANT_DOUBLE, slug);
+	DawHost *b = load(PENDULA_VARIANT_DOUBLE, slug);
+	if (!a || !b) {
+		daw_host_free(a);
+		daw_host_free(b);
+		return -1.0;
+	}
+	b->control[P_THETA1_INIT] += 1e-4f;
+	daw_activate(a);
+	daw_activate(b);
+	const double d = divergence(a, b, seconds);
+	daw_host_free(a);
+	daw_host_free(b);
+	return d;
+}
+
+static void check_gentle_sway(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_DOUBLE, "gentle-sway");
+	if (!h)
+		return;
+	daw_activate(h);
+	const double flip = double_flip_energy(h);
+	run_stats s;
+	render_stats(h, 120.0, 0.0, &s);
+	printf("\n    flip energy %.4f; energy %.4f..%.4f; |theta| max %.3f / %.3f pi; flips %d/%d",
+	       flip, s.e_min, s.e_max, fmax(-s.min[0], s.max[0]), fmax(-s.min[1], s.max[1]),
+	       s.flips[0], s.flips[1]);
+	CHECK(s.finite, "non-finite output");
+	CHECK(s.e_max < flip, "energy %.4f reaches the flip energy %.4f", s.e_max, flip);
+	CHECK(s.flips[0] == 0 && s.flips[1] == 0, "an arm flipped (%d, %d)", s.flips[0],
+	      s.flips[1]);
+	for (int k = 0; k < 2; ++k)
+		CHECK(s.max[k] < 0.9 && s.min[k] > -0.9, "|theta%d| reached %.3f pi", k + 1,
+		      fmax(-s.min[k], s.max[k]));
+	daw_host_free(h);
+	const double d = preset_divergence("gentle-sway", 90.0);
+	printf("; 1e-4 deg apart -> %.3g rad after 90 s", d);
+	CHECK(d >= 0.0 && d < 1e-3, "regular motion diverged to %.3g rad", d);
+}
+
+static void check_edge_of_chaos(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_DOUBLE, "edge-of-chaos");
+	if (!h)
+		return;
+	daw_activate(h);
+	const double flip = double_flip_energy(h);
+	run_stats s;
+	render_stats(h, 120.0, 0.0, &s);
+	printf("\n    flip energy %.4f; energy %.4f..%.4f; flips %d/%d", flip, s.e_min, s.e_max,
+	       s.flips[0], s.flips[1]);
+	CHECK(s.finite, "non-finite output");
+	CHECK(s.e_max < flip, "energy %.4f reaches the flip energy %.4f", s.e_max, flip);
+	CHECK(s.e_max > 0.8 * flip, "energy %.4f is not near the flip energy %.4f", s.e_max, flip);
+	CHECK(s.flips[0] == 0 && s.flips[1] == 0, "an arm flipped (%d, %d)", s.flips[0],
+	      s.flips[1]);
+	daw_host_free(h);
+	const double d = preset_divergence("edge-of-chaos", 90.0);
+	printf("; 1e-4 deg apart -> %.3g rad within 90 s", d);
+	CHECK(d > 0.3, "no sensitive dependence: 1e-4 deg grew only to %.3g rad", d);
+}
+
+static void check_full_chaos(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_DOUBLE, "full-chaos");
+	if (!h)
+		return;
+	daw_activate(h);
+	const double flip = double_flip_energy(h);
+	run_stats s;
+	render_stats(h, 60.0, 0.0, &s);
+	printf("\n    flip energy %.4f; energy %.4f; flips in 60 s: %d / %d", flip, s.e_first,
+	       s.flips[0], s.flips[1]);
+	CHECK(s.finite, "non-finite output");
+	CHECK(s.e_first > flip, "energy %.4f below the flip energy %.4f", s.e_first, flip);
+	CHECK(s.flips[0] >= 3 && s.flips[1] >= 3, "too few flips: %d, %d", s.flips[0], s.flips[1]);
+	daw_host_free(h);
+	const double d = preset_divergence("full-chaos", 30.0);
+	printf("; 1e-4 deg apart -> %.3g rad within 30 s", d);
+	CHECK(d > 1.0, "1e-4 deg grew only to %.3g rad", d);
+}
+
+static void check_slow_envelope(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_PARALLEL, "slow-envelope");
+	if (!h)
+		return;
+	h->record_midi = true;
+	daw_activate(h);
+	const double rate = h->control[P_LAMBDA1] / inertia_o1(h); /* 1/s, small amplitude */
+	CHECK(h->control[P_N_BODIES] == 1 && h->control[P_PIVOT_X_AMP] == 0 &&
+	          h->control[P_PIVOT_Y_AMP] == 0 && h->control[P_SIGMA1] == 0,
+	      "not a free damped single body");
+	double e_at[21] = {0};
+	double e0 = -1, running_min = 1e30, worst_rise = 0.0;
+	for (int64_t f = 0; f < (int64_t)(20 * RATE) + 1;) {
+		daw_run(h, BLOCK);
+		for (uint32_t i = 0; i < BLOCK; ++i, ++f) {
+			const double e = h->buf[P_OUT_ENERGY][i];
+			if (f == 0)
+				e0 = e;
+			if (f % (int64_t)RATE == 0 && f / (int64_t)RATE <= 20)
+				e_at[f / (int64_t)RATE] = e;
+			if (e - running_min > worst_rise)
+				worst_rise = e - running_min;
+			if (e < running_min)
+				running_min = e;
+		}
+	}
+	const double tail = e_at[19] / e_at[14], tail_pred = exp(-5.0 * rate);
+	printf("\n    lambda1 / I_O1 = %.4f/s; E(0) %.4f, E(10 s) %.4g, E(20 s) %.4g; "
+	       "E(19)/E(14) %.4f (predicted %.4f); largest rise %.2g",
+	       rate, e0, e_at[10], e_at[20], tail, tail_pred, worst_rise);
+	CHECK(worst_rise <= 1e-5 * e0, "energy rose by %.3g (damping only: dE/dt <= 0)",
+	      worst_rise);
+	CHECK(e_at[20] < e0 / 1000.0, "energy fell only by %.3g in 20 s", e0 / e_at[20]);
+	CHECK(e_at[10] > e0 / 1000.0, "energy gone within 10 s: not a slow envelope");
+	CHECK(tail > 0.6 * tail_pred && tail < 1.5 * tail_pred,
+	      "tail decay %.4f per 5 s, small-amplitude theory %.4f", tail, tail_pred);
+	/* the description says: sent on CC 1 */
+	size_t cc1 = 0, cc_other = 0;
+	int last = 128;
+	bool falling = true;
+	for (size_t i = 0; i < h->n_midi; ++i) {
+		const daw_midi *m = &h->midi[i];
+		if ((m->bytes[0] & 0xF0) != 0xB0)
+			continue;
+		if (m->bytes[1] == 1) {
+			++cc1;
+			if (m->bytes[2] > last)
+				falling = false;
+			last = m->bytes[2];
+		} else {
+			++cc_other;
+		}
+	}
+	printf("; CC1 messages %zu, others %zu", cc1, cc_other);
+	CHECK(cc1 > 20 && falling, "energy not sent as a falling CC 1 (%zu messages)", cc1);
+	CHECK(cc_other <= 1, "%zu other control changes (theta2 beyond N may send once)", cc_other);
+	daw_host_free(h);
+}
+
+static void check_kapitza(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_PARALLEL, "kapitza-upright");
+	if (!h)
+		return;
+	daw_activate(h);
+	const double g = h->control[P_GRAVITY], m1 = h->control[P_M1], c1 = h->control[P_C1];
+	const double omega = 2.0 * DAW_PI * h->control[P_PIVOT_Y_FREQ];
+	const double omega0 = sqrt(m1 * g * c1 / inertia_o1(h));
+	const double threshold = 2.0 * g * inertia_o1(h) / (m1 * c1); /* Delta^2 Omega^2 */
+	const double amp = h->control[P_PIVOT_Y_AMP];
+	const double amp_threshold = sqrt(threshold) / omega;
+	const double ratio = amp * amp * omega * omega / threshold;
+	CHECK(h->control[P_N_BODIES] == 1, "Kapitza's formula is for one body (n_bodies %g)",
+	      (double)h->control[P_N_BODIES]);
+	CHECK(ratio > 1.0, "Delta^2 Omega^2 = %.3g below the threshold %.3g", ratio * threshold,
+	      threshold);
+	CHECK(omega > 10.0 * omega0, "forcing %.3g rad/s not fast against omega0 %.3g", omega,
+	      omega0);
+	run_stats s;
+	render_stats(h, 60.0, 0.0, &s);
+	printf("\n    threshold %.3f m^2/s^2, preset %.2f times it (amplitude %.4f m, threshold "
+	       "%.4f m); max distance from upright over 60 s %.3f rad",
+	       threshold, ratio, amp, amp_threshold, s.max_dev_upright);
+	CHECK(s.finite, "non-finite output");
+	CHECK(s.max_dev_upright < 0.5, "left upright by %.3f rad", s.max_dev_upright);
+	daw_host_free(h);
+
+	/* Below the threshold the same rod falls. */
+	h = load(PENDULA_VARIANT_PARALLEL, "kapitza-upright");
+	if (!h)
+		return;
+	h->control[P_PIVOT_Y_AMP] = (float)(0.6 * amp_threshold);
+	daw_activate(h);
+	render_stats(h, 60.0, 0.0, &s);
+	printf("; at 0.6 x threshold amplitude: %.3f rad", s.max_dev_upright);
+	CHECK(s.max_dev_upright > 1.0, "below the threshold it stayed up (%.3f rad)",
+	      s.max_dev_upright);
+	daw_host_free(h);
+}
+
+/* Largest |theta1| (rad) in [from, to) seconds, running h from its start. */
+static void swing_windows(DawHost *h, double *first_second, double *at_10s)
+{
+	*first_second = *at_10s = 0.0;
+	for (int64_t f = 0; f < (int64_t)(11 * RATE);) {
+		daw_run(h, BLOCK);
+		for (uint32_t i = 0; i < BLOCK; ++i, ++f) {
+			const double a = fabs(DAW_PI * h->buf[P_OUT_THETA1][i]);
+			if (f < (int64_t)RATE && a > *first_second)
+				*first_second = a;
+			if (f >= (int64_t)(9 * RATE) && f < (int64_t)(11 * RATE) && a > *at_10s)
+				*at_10s = a;
+		}
+	}
+}
+
+static void check_parametric(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_PARALLEL, "parametric-swell");
+	if (!h)
+		return;
+	const double g = h->control[P_GRAVITY], m1 = h->control[P_M1], c1 = h->control[P_C1];
+	const double omega0 = sqrt(m1 * g * c1 / inertia_o1(h));
+	const double omega_y = 2.0 * DAW_PI * h->control[P_PIVOT_Y_FREQ];
+	const double h_mathieu = h->control[P_PIVOT_Y_AMP] * omega_y * omega_y / g;
+	CHECK(h->control[P_N_BODIES] == 1, "one body expected");
+	CHECK(fabs(omega_y / (2.0 * omega0) - 1.0) < 0.005,
+	      "Omega_y = %.4f rad/s is not 2 omega0 = %.4f", omega_y, 2.0 * omega0);
+	daw_activate(h);
+	double a0, a10;
+	swing_windows(h, &a0, &a10);
+	printf("\n    omega0 %.4f rad/s, Omega_y %.4f, h = %.3f (growth exp(%.3f t)); "
+	       "|theta1| %.2f deg in the first second, %.2f deg at 10 s",
+	       omega0, omega_y, h_mathieu, h_mathieu * omega0 / 4.0, a0 * 180 / DAW_PI,
+	       a10 * 180 / DAW_PI);
+	CHECK(a0 < 0.1, "not a small start (%.3f rad)", a0);
+	CHECK(a10 > 5.0 * a0, "the swing grew only %.2f times in 10 s", a10 / a0);
+	daw_host_free(h);
+
+	/* detuned by 30 %: outside the resonance tongue, no growth */
+	h = load(PENDULA_VARIANT_PARALLEL, "parametric-swell");
+	if (!h)
+		return;
+	h->control[P_PIVOT_Y_FREQ] *= 1.3f;
+	daw_activate(h);
+	swing_windows(h, &a0, &a10);
+	printf("; detuned 1.3x: %.2f -> %.2f deg", a0 * 180 / DAW_PI, a10 * 180 / DAW_PI);
+	CHECK(a10 < 2.0 * a0, "detuned forcing also grew the swing (%.2f times)", a10 / a0);
+	daw_host_free(h);
+}
+
+static void check_chaos_man_four(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_PARALLEL, "chaos-man-four");
+	if (!h)
+		return;
+	daw_activate(h);
+	CHECK(h->control[P_N_BODIES] == 4, "n_bodies %g, not 4", (double)h->control[P_N_BODIES]);
+	run_stats s;
+	render_stats(h, 60.0, 0.0, &s);
+	int total_flips = 0;
+	printf("\n    ranges over 60 s:");
+	for (int k = 0; k < 4; ++k) {
+		const double range = DAW_PI * (s.max[k] - s.min[k]);
+		printf(" %.2f", range);
+		CHECK(range > 1.5, "body %d moves over %.3f rad only", k + 1, range);
+		total_flips += s.flips[k];
+	}
+	printf(" rad; flips %d/%d/%d/%d", s.flips[0], s.flips[1], s.flips[2], s.flips[3]);
+	CHECK(s.finite, "non-finite output");
+	CHECK(total_flips >= 3, "only %d flips in all: not tumbling", total_flips);
+	daw_host_free(h);
+}
+
+/* Song position in quarter notes at absolute frame f, for a transport that
+ * started at frame 0 at bar 0 beat 0 with tempo bpm0 and changed to bpm1 at
+ * frame f1. */
+static double quarters_at(int64_t f, double bpm0, int64_t f1, double bpm1)
+{
+	if (f < f1)
+		return (double)f * bpm0 / 60.0 / RATE;
+	return (double)f1 * bpm0 / 60.0 / RATE + (double)(f - f1) * bpm1 / 60.0 / RATE;
+}
+
+static void check_tempo_drive(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_DOUBLE, "tempo-drive");
+	if (!h)
+		return;
+	h->recording = true;
+	daw_activate(h);
+	const int note = (int)h->control[P_PIVOT_X_SYNC];
+	CHECK(note > 0 && note < (int)PENDULA_N_SYNC_NOTES, "pivot_x_sync %d is not a note value",
+	      note);
+	if (!(note > 0 && note < (int)PENDULA_N_SYNC_NOTES)) {
+		daw_host_free(h);
+		return;
+	}
+	const double period_q = pendula_sync_notes[note].beats;
+	const double amp = h->control[P_PIVOT_X_AMP];
+	const double bpm0 = 120.0, bpm1 = 100.0;
+	const int64_t f1 = (int64_t)(40 * RATE), end = (int64_t)(80 * RATE);
+
+	daw_in_position(h, 0, 0, 0, 4, 4, bpm0, 1);
+	double worst_pivot = 0.0;
+	bool changed = false;
+	while (h->frames < end) {
+		if (!changed && h->frames >= f1) {
+			const double q = quarters_at(h->frames, bpm0, f1, bpm1);
+			daw_in_position(h, 0, floor(q / 4), q - 4 * floor(q / 4), 4, 4, bpm1, 1);
+			changed = true;
+		}
+		daw_run(h, BLOCK);
+		const int64_t last = h->frames - 1;
+		const double q = quarters_at(last, bpm0, f1, bpm1);
+		const double want = amp * sin(2.0 * DAW_PI * (q / period_q - floor(q / period_q)));
+		const double err = fabs(h->ctl[P_CTL_PIVOT_X][h->n_blocks - 1] - want);
+		if (err > worst_pivot)
+			worst_pivot = err;
+	}
+	/* periodic response: theta(t + T) = theta(t) once settled */
+	double worst_repeat[2] = {0, 0}, amplitude[2] = {0, 0};
+	const double bpms[2] = {bpm0, bpm1};
+	const int64_t settle[2] = {(int64_t)(30 * RATE), f1 + (int64_t)(30 * RATE)};
+	for (int w = 0; w < 2; ++w) {
+		const int64_t T = (int64_t)llround(period_q * 60.0 / bpms[w] * RATE);
+		for (int64_t f = settle[w]; f < settle[w] + T; ++f)
+			for (int k = 0; k < 2; ++k) {
+				const float *th = daw_signal(h, theta_port[k]);
+				const double d = fabs(DAW_PI * (th[f + T] - th[f]));
+				if (d > worst_repeat[w])
+					worst_repeat[w] = d;
+				if (k == 0 && fabs(DAW_PI * th[f]) > amplitude[w])
+					amplitude[w] = fabs(DAW_PI * th[f]);
+			}
+	}
+	printf("\n    %s (%.3g quarters): pivot_x_ctl vs song phase, worst %.2g m; "
+	       "theta repeats every period to %.2g rad at 120 bpm (theta1 amplitude %.2f), "
+	       "%.2g rad at 100 bpm (%.2f)",
+	       pendula_sync_notes[note].label, period_q, worst_pivot, worst_repeat[0], amplitude[0],
+	       worst_repeat[1], amplitude[1]);
+	CHECK(worst_pivot < 1e-3 * amp + 1e-6, "forcing off the tempo phase by %.3g m",
+	      worst_pivot);
+	CHECK(worst_repeat[0] < 0.01 && worst_repeat[1] < 0.01,
+	      "motion not locked to the period (%.3g, %.3g rad)", worst_repeat[0], worst_repeat[1]);
+	CHECK(amplitude[0] > 0.1 && amplitude[1] > 0.1, "no real swing (%.3f, %.3f rad)",
+	      amplitude[0], amplitude[1]);
+	daw_host_free(h);
+}
+
+static void check_oscillator(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_DOUBLE, "chaotic-oscillator");
+	if (!h)
+		return;
+	h->recording = true;
+	daw_activate(h);
+	CHECK(h->control[P_TIME_SCALE] >= 50, "time_scale %g is not audio rate",
+	      (double)h->control[P_TIME_SCALE]);
+	daw_render(h, (int64_t)(2 * RATE), BLOCK, NULL);
+	const float *x = daw_signal(h, P_OUT_TIP_X);
+	const size_t n = h->rec_n, from = (size_t)(0.1 * RATE);
+	double mean = 0.0;
+	for (size_t i = from; i < n; ++i)
+		mean += x[i];
+	mean /= (double)(n - from);
+	/* one-pole low-pass at 20 Hz; high = x - low */
+	const double a = exp(-2.0 * DAW_PI * 20.0 / RATE);
+	double low = x[0], var = 0.0, var_high = 0.0;
+	for (size_t i = 0; i < n; ++i) {
+		low = a * low + (1.0 - a) * x[i];
+		if (i >= from) {
+			var += (x[i] - mean) * (x[i] - mean);
+			var_high += (x[i] - low) * (x[i] - low);
+		}
+	}
+	int flips = 0;
+	const float *th = daw_signal(h, P_OUT_THETA1);
+	for (size_t i = 1; i < n; ++i)
+		if (fabsf(th[i] - th[i - 1]) > 1.0f)
+			++flips;
+	printf("\n    tip_x: %.0f %% of the variance above 20 Hz; arm 1 flips %.0f times/s",
+	       100.0 * var_high / var, flips / 2.0);
+	CHECK(var_high > 0.5 * var, "only %.0f %% of the variance above 20 Hz",
+	      100.0 * var_high / var);
+	CHECK(flips / 2.0 > 20.0, "arm 1 flips %.1f times per second only", flips / 2.0);
+	daw_host_free(h);
+}
+
+static void check_windmill(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_PARALLEL, "windmill-ramp");
+	if (!h)
+		return;
+	daw_activate(h);
+	const double sigma = h->control[P_SIGMA1], lambda = h->control[P_LAMBDA1];
+	const double g = h->control[P_GRAVITY], m1 = h->control[P_M1], c1 = h->control[P_C1];
+	const double bound = sigma / (2.0 * DAW_PI * lambda); /* turns per second, at most */
+	CHECK(sigma > m1 * g * c1, "torque %.3g cannot overcome gravity %.3g", sigma, m1 * g * c1);
+	run_stats s;
+	render_stats(h, 35.0, 5.0, &s);
+	const double turns = s.flips_up[0] / 30.0;
+	printf("\n    %.3f turns/s (bound sigma1 / (2 pi lambda1) = %.3f); backward flips %d",
+	       turns, bound, s.flips[0] - s.flips_up[0]);
+	CHECK(s.flips[0] == s.flips_up[0], "turned backwards %d times", s.flips[0] - s.flips_up[0]);
+	CHECK(turns <= 1.01 * bound && turns >= 0.7 * bound, "%.3f turns/s, bound %.3f", turns,
+	      bound);
+	daw_host_free(h);
+}
+
+typedef struct {
+	const char *slug;
+	bool is_double; /* else parallel */
+	void (*check)(void);
+} claim;
+
+static const claim claims[] = {
+    {"gentle-sway", true, check_gentle_sway},        {"edge-of-chaos", true, check_edge_of_chaos},
+    {"full-chaos", true, check_full_chaos},          {"slow-envelope", false, check_slow_envelope},
+    {"kapitza-upright", false, check_kapitza},       {"parametric-swell", false, check_parametric},
+    {"chaos-man-four", false, check_chaos_man_four}, {"tempo-drive", true, check_tempo_drive},
+    {"chaotic-oscillator", true, check_oscillator},  {"windmill-ramp", false, check_windmill},
+};
+#define N_CLAIMS (sizeof claims / sizeof claims[0])
+
+/* ---------------------------------------------------------------------- */
+/* Library-wide checks                                                     */
+
+static void test_library(void)
+{
+	printf("\n    %zu presets:", n_presets);
+	CHECK(n_presets >= 10, "only %zu presets", n_presets);
+	for (size_t i = 0; i < n_presets; ++i) {
+		const preset_info *p = &presets[i];
+		printf("\n      %-20s %s", p->slug, p->label);
+		CHECK(p->label[0] != '\0', "%s: no rdfs:label", p->slug);
+		CHECK(p->comment[0] != '\0', "%s: no rdfs:comment", p->slug);
+		CHECK(!strchr(p->comment, '\n') && strlen(p->comment) < 200,
+		      "%s: the description is not one line", p->slug);
+		const bool dbl =
+		    p->applies[PENDULA_VARIANT_DOUBLE] && p->applies[PENDULA_VARIANT_DOUBLE_CV];
+		const bool par =
+		    p->applies[PENDULA_VARIANT_PARALLEL] && p->applies[PENDULA_VARIANT_PARALLEL_CV];
+		CHECK(dbl != par, "%s: should apply to both variants of one model", p->slug);
+		bool has_claim = false;
+		for (size_t c = 0; c < N_CLAIMS; ++c)
+			if (!strcmp(claims[c].slug, p->slug)) {
+				has_claim = true;
+				CHECK(claims[c].is_double == dbl, "%s: applies to the wrong model",
+				      p->slug);
+			}
+		CHECK(has_claim, "%s: no check of its claim in test_presets.c", p->slug);
+
+		/* every variant it applies to: loads, known ports, in range */
+		for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+			if (!p->applies[v])
+				continue;
+			restore_ctx ctx;
+			DawHost *h = host_with_preset((pendula_variant)v, p, &ctx);
+			CHECK(ctx.n_values >= 10 && !ctx.unknown && !ctx.out_of_range &&
+			          !ctx.bad_type,
+			      "%s on %s: %u values, %u unknown, %u out of range, %u bad type (%s)",
+			      p->slug, daw_variant_names[v], ctx.n_values, ctx.unknown,
+			      ctx.out_of_range, ctx.bad_type, ctx.first_problem);
+			daw_host_free(h);
+		}
+	}
+	for (size_t c = 0; c < N_CLAIMS; ++c)
+		CHECK(find_preset(claims[c].slug) != NULL, "preset %s missing from the bundle",
+		      claims[c].slug);
+}
+
+/* The -cv variant gives the same signals as the audio variant. */
+static void test_cv_variants(void)
+{
+	for (size_t i = 0; i < n_presets; ++i) {
+		const preset_info *p = &presets[i];
+		const bool dbl = p->applies[PENDULA_VARIANT_DOUBLE];
+		const pendula_variant va = dbl ? PENDULA_VARIANT_DOUBLE : PENDULA_VARIANT_PARALLEL;
+		const pendula_variant vc =
+		    dbl ? PENDULA_VARIANT_DOUBLE_CV : PENDULA_VARIANT_PARALLEL_CV;
+		if (!p->applies[va] || !p->applies[vc])
+			continue;
+		restore_ctx ca, cc;
+		DawHost *a = host_with_preset(va, p, &ca);
+		DawHost *c = host_with_preset(vc, p, &cc);
+		a->recording = c->recording = true;
+		daw_activate(a);
+		daw_activate(c);
+		daw_render(a, (int64_t)RATE, BLOCK, NULL);
+		daw_render(c, (int64_t)RATE, BLOCK, NULL);
+		bool same = true, finite = true;
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			if (!a->rec[id] || !c->rec[id])
+				continue;
+			if (memcmp(a->rec[id], c->rec[id], a->rec_n * sizeof(float)))
+				same = false;
+			for (size_t f = 0; f < a->rec_n; ++f)
+				if (!isfinite(a->rec[id][f]))
+					finite = false;
+		}
+		CHECK(same, "%s: %s and %s differ", p->slug, daw_variant_names[va],
+		      daw_variant_names[vc]);
+		CHECK(finite, "%s: non-finite output", p->slug);
+		daw_host_free(a);
+		daw_host_free(c);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_presets BUNDLE_DIR\n");
+		return 2;
+	}
+	daw_map_urids();
+	urid_float = daw_map_uri(NULL, LV2_ATOM__Float);
+	urid_double = daw_map_uri(NULL, LV2_ATOM__Double);
+	urid_int = daw_map_uri(NULL, LV2_ATOM__Int);
+	urid_long = daw_map_uri(NULL, LV2_ATOM__Long);
+	urid_bool = daw_map_uri(NULL, LV2_ATOM__Bool);
+	if (!daw_world_load(argv[1])) {
+		daw_world_free();
+		return 1;
+	}
+	collect_presets();
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	CU_pSuite lib = CU_add_suite("library", NULL, NULL);
+	CU_add_test(lib, "library", test_library);
+	CU_add_test(lib, "cv_variants", test_cv_variants);
+	CU_pSuite beh = CU_add_suite("claims", NULL, NULL);
+	for (size_t c = 0; c < N_CLAIMS; ++c)
+		CU_add_test(beh, claims[c].slug, claims[c].check);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	const unsigned run = CU_get_number_of_tests_run();
+	CU_cleanup_registry();
+	for (size_t i = 0; i < n_presets; ++i)
+		lilv_node_free(presets[i].uri);
+	daw_world_free();
+	printf("\ntest_presets: %u tests run, %u failures\n", run, failures);
+	return failures || run == 0 ? 1 : 0;
+}

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ui_probe: the geometry side of tests/test_ui.sh.  Built from ui/draw.c, so
+ * the test computes where the UI must draw the marker bob with the UI's own
+ * layout and scene code instead of a copy of the math; it checks the result
+ * against the pixels of a screenshot.
+ *
+ *   ui_probe size
+ *       prints the UI's default size "W H".
+ *   ui_probe find IMAGE.ppm
+ *       prints the centroid of the marker-coloured pixels "X Y COUNT".
+ *   ui_probe changed A.ppm B.ppm MIN
+ *       prints how many pixels differ; exit 1 if fewer than MIN.
+ *   ui_probe check --plugin double|parallel --image WINDOW.ppm --log LOG
+ *                  --lines N [--candidates K] [--tol PX]
+ *       LOG is the output of jalv --print-controls / -p ("symbol = value"
+ *       lines: the control inputs the UI was given, then the control outputs
+ *       the host sent to the UI, one group per update, pivot_y_ctl last).
+ *       Of its first N lines (those printed before the screenshot was taken),
+ *       the poses after each output line of the last K updates are the ones
+ *       the UI can be showing (a host may hand the UI an update in two goes).
+ *       For each, the marker's position follows from the layout of a window
+ *       of the image's size; exit 0 if the marker found in the image is
+ *       within PX pixels of one of them.
+ *
+ *   ui_probe point --plugin double|parallel --log LOG --size W H
+ *                  --what pivot|bob1
+ *       prints "X Y": where a UI of W x H draws the pivot or bob 1 / the
+ *       centre of mass of body 1, for the last values in LOG; with bob1,
+ *       exit 3 if another point the UI lets one drag is close to it.
+ *   ui_probe slider W H INDEX U
+ *       prints "X Y": the point of slider INDEX (0 = time scale ...) at
+ *       position U (0..1) of its track, in a UI of W x H.
+ *
+ * Images are binary PPM (P6, maxval 255), e.g. from ImageMagick's convert.
+ */
+#include "draw.h"
+#include "ports.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI             3.14159265358979323846
+#define MAX_CANDIDATES 32   /* updates */
+#define MAX_STATES     1024 /* poses: one per control output line */
+/* Candidates farther apart than this would make the check meaningless. */
+#define MAX_SPREAD     40.0
+/* A marker pixel: within this of #ff7f00 in each channel (anti-aliased edges
+ * blend with the outline and fall outside, symmetrically). */
+#define MARKER_TOL     24
+
+typedef struct {
+	int w, h;
+	unsigned char *rgb;
+} image;
+
+static int fail_usage(const char *msg)
+{
+	fprintf(stderr, "ui_probe: %s\n", msg);
+	return 2;
+}
+
+static int read_token(FILE *f, char *buf, size_t size)
+{
+	int c;
+	size_t n = 0;
+	for (;;) {
+		c = fgetc(f);
+		if (c == '#') {
+			while (c != '\n' && c != EOF)
+				c = fgetc(f);
+		}
+		if (c == EOF)
+			return 0;
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+			break;
+	}
+	while (c != EOF && c != ' ' && c != '\t' && c != '\n' && c != '\r' && n + 1 < size) {
+		buf[n++] = (char)c;
+		c = fgetc(f);
+	}
+	buf[n] = '\0';
+	return 1;
+}
+
+static int load_ppm(const char *path, image *img)
+{
+	char tok[32];
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "ui_probe: cannot open %s\n", path);
+		return 0;
+	}
+	int w = 0, h = 0, maxval = 0;
+	if (!read_token(f, tok, sizeof tok) || strcmp(tok, "P6") ||
+	    !read_token(f, tok, sizeof tok) || (w = atoi(tok)) <= 0 ||
+	    !read_token(f, tok, sizeof tok) || (h = atoi(tok)) <= 0 ||
+	    !read_token(f, tok, sizeof tok) || (maxval = atoi(tok)) != 255) {
+		fprintf(stderr, "ui_probe: %s: not a binary 8-bit PPM\n", path);
+		fclose(f);
+		return 0;
+	}
+	img->w = w;
+	img->h = h;
+	img->rgb = malloc((size_t)w * (size_t)h * 3u);
+	if (!img->rgb || fread(img->rgb, 3u, (size_t)w * (size_t)h, f) != (size_t)w * (size_t)h) {
+		fprintf(stderr, "ui_probe: %s: short pixel data\n", path);
+		fclose(f);
+		free(img->rgb);
+		img->rgb = NULL;
+		return 0;
+	}
+	fclose(f);
+	return 1;
+}
+
+static int is_marker(const unsigned char *p)
+{
+	return abs((int)p[0] - 0xff) <= MARKER_TOL && abs((int)p[1] - 0x7f) <= MARKER_TOL &&
+	       (int)p[2] <= MARKER_TOL;
+}
+
+/* Centroid of the marker pixels (pixel centres); returns their count. */
+static long find_marker(const image *img, double *cx, double *cy)
+{
+	double sx = 0.0, sy = 0.0;
+	long n = 0;
+	for (int y = 0; y < img->h; ++y)
+		for (int x = 0; x < img->w; ++x)
+			if (is_marker(img->rgb + 3 * ((size_t)y * (size_t)img->w + (size_t)x))) {
+				sx += x + 0.5;
+				sy += y + 0.5;
+				++n;
+			}
+	*cx = n ? sx / (double)n : -1.0;
+	*cy = n ? sy / (double)n : -1.0;
+	return n;
+}
+
+/* ---- the log of jalv --print-controls ---- */
+
+typedef struct {
+	pendula_variant variant;
+	float value[PENDULA_N_PORT_IDS];
+} port_values;
+
+static void scene_from_values(const port_values *pv, pendula_scene *s)
+{
+	static const pendula_port_id mass[4] = {P_M1, P_M2, P_M3, P_M4};
+	static const pendula_port_id com[4] = {P_C1, P_C2, P_C3, P_C4};
+	static const pendula_port_id hinge[4] = {P_B2, P_B2, P_B3, P_B4};
+	static const pendula_port_id hinge_angle[4] = {P_BETA2, P_BETA2, P_BETA3, P_BETA4};
+	static const pendula_port_id theta[4] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
+	                                         P_CTL_THETA4};
+	const float *v = pv->value;
+	memset(s, 0, sizeof *s);
+	s->parallel = pendula_variant_model_mask(pv->variant) == PM_P;
+	s->n_bodies = s->parallel ? (int)lrintf(v[P_N_BODIES]) : 2;
+	s->l[0] = v[P_L1];
+	s->l[1] = v[P_L2];
+	for (int k = 0; k < 4; ++k) {
+		s->m[k] = v[mass[k]];
+		s->c[k] = v[com[k]];
+		if (k > 0) {
+			s->b[k] = v[hinge[k]];
+			s->beta[k] = v[hinge_angle[k]] * (PI / 180.0);
+		}
+		s->theta[k] = v[theta[k]] * PI;
+	}
+	s->pivot_x_amp = v[P_PIVOT_X_AMP];
+	s->pivot_y_amp = v[P_PIVOT_Y_AMP];
+	s->pivot_x = v[P_CTL_PIVOT_X];
+	s->pivot_y = v[P_CTL_PIVOT_Y];
+	s->energy = v[P_CTL_ENERGY];
+}
+
+static int port_by_symbol(pendula_variant v, const char *sym)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
+		    !strcmp(pendula_ports[id].symbol, sym))
+			return id;
+	return -1;
+}
+
+static int variant_of_name(const char *name, port_values *pv)
+{
+	if (!strcmp(name, "double"))
+		pv->variant = PENDULA_VARIANT_DOUBLE;
+	else if (!strcmp(name, "parallel"))
+		pv->variant = PENDULA_VARIANT_PARALLEL;
+	else
+		return 0;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		pv->value[id] = pendula_ports[id].kind == PK_CONTROL_IN
+		                    ? pendula_port_default(pv->variant, (pendula_port_id)id)
+		                    : 0.0f;
+	return 1;
+}
+
+/* point --plugin P --log LOG --size W H --what pivot|bob1 */
+static int point(int argc, char **argv)
+{
+	const char *plugin = NULL, *log_path = NULL, *what = NULL;
+	int w = 0, h = 0;
+	for (int i = 0; i < argc; ++i) {
+		if (!strcmp(argv[i], "--size") && i + 2 < argc) {
+			w = atoi(argv[++i]);
+			h = atoi(argv[++i]);
+		} else if (i + 1 >= argc) {
+			return fail_usage("point: missing value after an option");
+		} else if (!strcmp(argv[i], "--plugin")) {
+			plugin = argv[++i];
+		} else if (!strcmp(argv[i], "--log")) {
+			log_path = argv[++i];
+		} else if (!strcmp(argv[i], "--what")) {
+			what = argv[++i];
+		} else {
+			return fail_usage("point: unknown option");
+		}
+	}
+	port_values pv;
+	if (!plugin || !variant_of_name(plugin, &pv) || !log_path || !what || w <= 0 || h <= 0 ||
+	    (strcmp(what, "pivot") && strcmp(what, "bob1")))
+		return fail_usage("point: need --plugin double|parallel --log --size --what");
+	FILE *f = fopen(log_path, "r");
+	if (!f) {
+		fprintf(stderr, "ui_probe: cannot open %s\n", log_path);
+		return 1;
+	}
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		char sym[128];
+		float val;
+		if (sscanf(line, "%127s = %f", sym, &val) != 2)
+			continue;
+		const int id = port_by_symbol(pv.variant, sym);
+		if (id >= 0)
+			pv.value[id] = val;
+	}
+	fclose(f);
+	pendula_layout lay;
+	pendula_scene s;
+	pendula_view v;
+	pendula_pose p;
+	double x, y;
+	pendula_layout_compute(&lay, w, h);
+	scene_from_values(&pv, &s);
+	pendula_view_fit(&v, &s, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h);
+	pendula_scene_pose(&s, &p);
+	pendula_view_map(&v, strcmp(what, "pivot") ? p.bob[0] : p.pivot, &x, &y);
+	printf("%.0f %.0f\n", x, y);
+	if (!strcmp(what, "bob1")) {
+		/* The other points a press can grab in the UI (ui/pendula_ui.c):
+		 * bob 2; the hinges on body 1, the arms' centres of mass and far
+		 * ends.  Too close to bob 1: exit 3, try again later. */
+		pendula_xy other[3 * PENDULA_SCENE_MAX_BODIES];
+		int n = 0;
+		if (!s.parallel)
+			other[n++] = p.bob[1];
+		for (int k = 1; s.parallel && k < p.n; ++k) {
+			other[n++] = p.hinge[k];
+			other[n++] = p.bob[k];
+			other[n++] = p.end[k];
+		}
+		for (int i = 0; i < n; ++i) {
+			double ox, oy;
+			pendula_view_map(&v, other[i], &ox, &oy);
+			if (hypot(ox - x, oy - y) < 2.0 * fmax(18.0, 2.5 * v.bob_r))
+				return 3;
+		}
+		if (s.parallel && !(s.c[0] > 0.0))
+			return 3;
+	}
+	return 0;
+}
+
+static int check(int argc, char **argv)
+{
+	const char *plugin = NULL, *image_path = NULL, *log_path = NULL;
+	long lines = -1;
+	int k_max = 8;
+	double tol = 3.0;
+	for (int i = 0; i < argc; ++i) {
+		const char *a = argv[i];
+		if (i + 1 >= argc)
+			return fail_usage("check: missing value after an option");
+		if (!strcmp(a, "--plugin"))
+			plugin = argv[++i];
+		else if (!strcmp(a, "--image"))
+			image_path = argv[++i];
+		else if (!strcmp(a, "--log"))
+			log_path = argv[++i];
+		else if (!strcmp(a, "--lines"))
+			lines = atol(argv[++i]);
+		else if (!strcmp(a, "--candidates"))
+			k_max = atoi(argv[++i]);
+		else if (!strcmp(a, "--tol"))
+			tol = atof(argv[++i]);
+		else
+			return fail_usage("check: unknown option");
+	}
+	if (!plugin || !image_path || !log_path || lines < 0 || k_max < 1 ||
+	    k_max > MAX_CANDIDATES || !(tol > 0.0))
+		return fail_usage("check: need --plugin, --image, --log, --lines");
+
+	port_values pv;
+	if (!variant_of_name(plugin, &pv))
+		return fail_usage("check: --plugin must be double or parallel");
+
+	image img;
+	if (!load_ppm(image_path, &img))
+		return 1;
+	pendula_layout lay;
+	pendula_layout_compute(&lay, img.w, img.h);
+
+	FILE *f = fopen(log_path, "r");
+	if (!f) {
+		fprintf(stderr, "ui_probe: cannot open %s\n", log_path);
+		free(img.rgb);
+		return 1;
+	}
+	/* The pose after every control output line: a host may deliver one
+	 * update's outputs in two goes, and the UI may draw in between. */
+	static double state_x[MAX_STATES], state_y[MAX_STATES];
+	static long state_group[MAX_STATES];
+	long n_states = 0, n_groups = 0;
+	char line[512];
+	for (long ln = 0; ln < lines && fgets(line, sizeof line, f); ++ln) {
+		char sym[128];
+		float val;
+		if (sscanf(line, "%127s = %f", sym, &val) != 2)
+			continue;
+		const int id = port_by_symbol(pv.variant, sym);
+		if (id < 0)
+			continue;
+		pv.value[id] = val;
+		if (pendula_ports[id].kind != PK_CONTROL_OUT)
+			continue;
+		pendula_scene s;
+		const long at = n_states % MAX_STATES;
+		scene_from_values(&pv, &s);
+		pendula_scene_marker_px(&s, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h,
+		                        &state_x[at], &state_y[at]);
+		state_group[at] = n_groups;
+		++n_states;
+		if (id == P_CTL_PIVOT_Y)
+			++n_groups; /* the last output of an update */
+	}
+	fclose(f);
+
+	/* candidates: the states of the last k_max updates (and of one begun) */
+	int n_cand = 0;
+	double cand_x[MAX_STATES], cand_y[MAX_STATES];
+	long cand_age[MAX_STATES];
+	const long first = n_states > MAX_STATES ? n_states - MAX_STATES : 0;
+	for (long i = first; i < n_states; ++i) {
+		const long at = i % MAX_STATES;
+		if (state_group[at] >= n_groups - k_max) {
+			cand_x[n_cand] = state_x[at];
+			cand_y[n_cand] = state_y[at];
+			cand_age[n_cand] = n_groups - state_group[at];
+			++n_cand;
+		}
+	}
+
+	double mx, my;
+	const long count = find_marker(&img, &mx, &my);
+	free(img.rgb);
+	printf("window %dx%d, scene %.0fx%.0f+%.0f+%.0f; %ld output groups in the log\n", img.w,
+	       img.h, lay.scene.w, lay.scene.h, lay.scene.x, lay.scene.y, n_groups);
+	if (n_cand == 0) {
+		printf("FAIL: no control outputs in the first %ld lines of %s\n", lines, log_path);
+		return 1;
+	}
+	if (count < 12) {
+		printf("FAIL: marker bob (#%06x) not found: %ld pixels\n", PENDULA_MARKER_RGB,
+		       count);
+		return 1;
+	}
+	double best = INFINITY, spread = 0.0;
+	int best_i = 0;
+	for (int i = 0; i < n_cand; ++i) {
+		const double d = hypot(cand_x[i] - mx, cand_y[i] - my);
+		if (d < best) {
+			best = d;
+			best_i = i;
+		}
+		for (int j = 0; j < i; ++j) {
+			const double dd = hypot(cand_x[i] - cand_x[j], cand_y[i] - cand_y[j]);
+			if (dd > spread)
+				spread = dd;
+		}
+	}
+	printf("marker found at (%.2f, %.2f), %ld pixels; nearest of the %d poses of the last %d "
+	       "updates sent to the UI: (%.2f, %.2f), %.2f px away (the poses span %.1f px)\n",
+	       mx, my, count, n_cand, k_max, cand_x[best_i], cand_y[best_i], best, spread);
+	printf("  (the nearest pose: %ld updates from the end of the log)\n", cand_age[best_i]);
+	if (spread > MAX_SPREAD) {
+		printf(
+		    "FAIL: the poses of the last %d updates span %.1f px: too fast to tell where "
+		    "the marker should be (slow the pendulum down)\n",
+		    k_max, spread);
+		return 1;
+	}
+	if (!(best <= tol)) {
+		printf(
+		    "FAIL: the marker is %.2f px from where the angles put it (tolerance %.1f)\n",
+		    best, tol);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return fail_usage("usage: ui_probe size | find IMG | changed A B MIN | check ... | "
+		                  "point ... | slider W H INDEX U");
+	if (!strcmp(argv[1], "size") && argc == 2) {
+		printf("%d %d\n", PENDULA_UI_WIDTH, PENDULA_UI_HEIGHT);
+		return 0;
+	}
+	if (!strcmp(argv[1], "find") && argc == 3) {
+		image img;
+		double x, y;
+		if (!load_ppm(argv[2], &img))
+			return 1;
+		const long n = find_marker(&img, &x, &y);
+		printf("%.2f %.2f %ld\n", x, y, n);
+		free(img.rgb);
+		return 0;
+	}
+	if (!strcmp(argv[1], "changed") && argc == 5) {
+		image a, b;
+		const long min = atol(argv[4]);
+		if (!load_ppm(argv[2], &a))
+			return 1;
+		if (!load_ppm(argv[3], &b)) {
+			free(a.rgb);
+			return 1;
+		}
+		long n = 0;
+		if (a.w != b.w || a.h != b.h) {
+			printf("images differ in size: %dx%d vs %dx%d\n", a.w, a.h, b.w, b.h);
+			n = -1;
+		} else {
+			for (size_t i = 0; i < (size_t)a.w * (size_t)a.h; ++i)
+				if (memcmp(a.rgb + 3 * i, b.rgb + 3 * i, 3) != 0)
+					++n;
+			printf("%ld pixels changed\n", n);
+		}
+		free(a.rgb);
+		free(b.rgb);
+		return n >= min ? 0 : 1;
+	}
+	if (!strcmp(argv[1], "check"))
+		return check(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "point"))
+		return point(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "slider") && argc == 6) {
+		pendula_layout lay;
+		const int index = atoi(argv[4]);
+		const double u = atof(argv[5]);
+		if (index < 0 || index >= PENDULA_UI_N_SLIDERS || !(u >= 0.0 && u <= 1.0))
+			return fail_usage("slider: INDEX or U out of range");
+		pendula_layout_compute(&lay, atof(argv[2]), atof(argv[3]));
+		const pendula_rect *t = &lay.track[index];
+		printf("%.0f %.0f\n", t->x + u * (t->w - 1.0), t->y + 0.5 * t->h);
+		return 0;
+	}
+	return fail_usage("usage: ui_probe size | find IMG | changed A B MIN | check ... | "
+	                  "point ... | slider W H INDEX U");
+}
