@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The one port table of Pendula.  The LV2 glue, the TTL generator
- * (tools/ttl_gen.c), the UI, the tests and the README port table all read it,
+ * (ttl/ttl_gen.c), the UI, the tests and the README port table all read it,
  * so code and description cannot drift.  Plain C, no LV2 header.
  *
  * Every port of every variant has one global id (enum pendula_port_id); a

@@ -11,7 +11,7 @@
  * idpy:interface); and the UI: an X11UI with ui:idleInterface and
  * ui:showInterface, ui:resize optional, and a ui:portNotification (float
  * protocol) for every control output of every plugin.  meson appends it to
- * manifest.ttl (tools/ttl_gen.c, manifest_fragments).
+ * manifest.ttl (ttl/ttl_gen.c, manifest_fragments).
  *
  * Build-machine tool: plain C99, no LV2 header.
  */
