@@ -504,10 +504,17 @@ static inline double wrap_phase(double phase)
 /* Guess of the midpoint velocity: linear extrapolation in time from the
  * last two midpoint velocities (each solve starts O(h^2) from its answer,
  * which saves about one fixed-point iteration per solve). */
+#define N_STAGES 5
 typedef struct {
 	double w[3][PENDULA_MAX_BODIES]; /* oldest first */
 	double t[3];
 	int count;
+	/* The extrapolation's error at each stage of the previous step: it
+	 * changes little from one step to the next, so adding it back removes
+	 * most of the error of the next guess. */
+	double correction[N_STAGES][PENDULA_MAX_BODIES];
+	int stage;          /* stage of the composition being solved */
+	double stage_h;     /* step the corrections were learnt at (0: none) */
 } predictor;
 
 static void predictor_start(predictor *pr, const double *omega, double t)
@@ -515,6 +522,9 @@ static void predictor_start(predictor *pr, const double *omega, double t)
 	memcpy(pr->w[2], omega, sizeof(pr->w[2]));
 	pr->t[2] = t;
 	pr->count = 1;
+	memset(pr->correction, 0, sizeof(pr->correction));
+	pr->stage = 0;
+	pr->stage_h = 0.0;
 }
 
 /*
@@ -558,6 +568,13 @@ midpoint_n(const pendula_system *sys, pendula_state *s, double h,
 		for (int k = 0; k < n; ++k)
 			w[k] = pr->w[2][k];
 	}
+	double extrapolated[PENDULA_MAX_BODIES];
+	const int learn = pr->stage >= 0 && pr->stage < N_STAGES;
+	for (int k = 0; k < n; ++k) {
+		extrapolated[k] = w[k];
+		if (learn)
+			w[k] += pr->correction[pr->stage][k];
+	}
 
 	int it = 0;
 	trig_cache tc;
@@ -595,6 +612,8 @@ midpoint_n(const pendula_system *sys, pendula_state *s, double h,
 		pr->w[0][k] = pr->w[1][k];
 		pr->w[1][k] = pr->w[2][k];
 		pr->w[2][k] = w[k];
+		if (learn)
+			pr->correction[pr->stage][k] = w[k] - extrapolated[k];
 	}
 	pr->t[0] = pr->t[1];
 	pr->t[1] = pr->t[2];
@@ -610,11 +629,17 @@ static inline __attribute__((always_inline)) int
 composition_n(const pendula_system *sys, pendula_state *s, double h,
               predictor *pr, const int n)
 {
-	int it = midpoint_n(sys, s, SZ_G1 * h, pr, n);
-	it += midpoint_n(sys, s, SZ_G1 * h, pr, n);
-	it += midpoint_n(sys, s, SZ_G2 * h, pr, n);
-	it += midpoint_n(sys, s, SZ_G1 * h, pr, n);
-	it += midpoint_n(sys, s, SZ_G1 * h, pr, n);
+	static const double stage[N_STAGES] = {SZ_G1, SZ_G1, SZ_G2, SZ_G1, SZ_G1};
+	if (pr->stage_h != h) { /* corrections learnt at another step size */
+		memset(pr->correction, 0, sizeof(pr->correction));
+		pr->stage_h = h;
+	}
+	int it = 0;
+	for (int j = 0; j < N_STAGES; ++j) {
+		pr->stage = j;
+		it += midpoint_n(sys, s, stage[j] * h, pr, n);
+	}
+	pr->stage = -1;
 	return it;
 }
 
