@@ -713,6 +713,9 @@ struct pendula_engine {
 	double step_phase_x, step_phase_y; /* forcing phases at the step start */
 	double poly[N_CH][4];   /* Hermite interpolant in u, per channel */
 	float fpoly[N_OUT_CH][4];   /* the same in output units (angles / pi), for run() */
+	/* Angle channels that stay well inside (-1, 1) over the whole step:
+	 * they need no wrapping per frame (most steps of most angles). */
+	int wrap_free[PENDULA_MAX_BODIES];
 	/* Angles as quintic Hermite interpolants (value, velocity and
 	 * acceleration at both ends): the double-precision frames read theta and
 	 * omega from these, omega to 5th order in h. */
@@ -967,6 +970,13 @@ static void next_step(pendula_engine *e)
 		for (int i = 0; i < 4; ++i)
 			e->fpoly[ch][i] = (float)(e->poly[ch][i] * scale);
 	}
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		/* |p(u) - c0| <= |c1| + |c2| + |c3| on [0, 1]; the margin covers
+		 * single-precision rounding. */
+		const float *q = e->fpoly[CH_THETA + k];
+		const double reach = fabs(q[1]) + fabs(q[2]) + fabs(q[3]);
+		e->wrap_free[k] = q[0] - reach > -1.0 + 1e-5 && q[0] + reach < 1.0 - 1e-5;
+	}
 	frame_advance_setup(e);
 }
 
@@ -1213,8 +1223,12 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames,
 			const float u0 = (float)e->u0, du = (float)e->du;
 			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
 			for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-				if (out->theta[k])
-					write_angle(out->theta[k] + done, e->fpoly[CH_THETA + k], u0, du, idx, mm);
+				if (out->theta[k]) {
+					if (e->wrap_free[k])
+						write_plain(out->theta[k] + done, e->fpoly[CH_THETA + k], u0, du, idx, mm);
+					else
+						write_angle(out->theta[k] + done, e->fpoly[CH_THETA + k], u0, du, idx, mm);
+				}
 			if (out->tip_x)
 				write_plain(out->tip_x + done, e->fpoly[CH_TIP_X], u0, du, idx, mm);
 			if (out->tip_y)
