@@ -6,11 +6,13 @@
  * runs it in blocks, and records the signal outputs, the control outputs and
  * the MIDI output (with absolute frame times).
  *
- * Header-only (static inline), shared by the two test programs.
+ * Header-only (static inline), shared by the two test programs, on top of
+ * lv2_test_host.c (the plumbing every lilv test host shares).
  */
 #ifndef PENDULA_DAW_HOST_H
 #define PENDULA_DAW_HOST_H
 
+#include "lv2_test_host.h"
 #include "ports.h"
 
 #include <CUnit/Basic.h>
@@ -34,87 +36,6 @@
 #define DAW_MAX_BLOCK     4096u
 #define DAW_ATOM_CAPACITY 65536u
 
-/* Assertion with a formatted message (CUnit copies the text). */
-#define CHECK(cond, ...)                                                                     \
-	do {                                                                                 \
-		char check_msg_[600];                                                        \
-		const bool check_ok_ = (cond);                                               \
-		if (!check_ok_) {                                                            \
-			snprintf(check_msg_, sizeof check_msg_, __VA_ARGS__);                \
-			printf("\n    FAILED: %s\n", check_msg_);                            \
-		}                                                                            \
-		CU_assertImplementation(check_ok_, __LINE__, check_ok_ ? #cond : check_msg_, \
-		                        __FILE__, "", CU_FALSE);                             \
-	} while (0)
-
-static const char *const daw_variant_names[PENDULA_N_VARIANTS] = {"double", "double-cv", "parallel",
-                                                                  "parallel-cv"};
-static const char *const daw_variant_uris[PENDULA_N_VARIANTS] = {
-    PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV, PENDULA_URI_PARALLEL, PENDULA_URI_PARALLEL_CV};
-
-static inline void *daw_calloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p) {
-		fprintf(stderr, "daw test: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-static inline void *daw_realloc(void *p, size_t size)
-{
-	void *q = realloc(p, size ? size : 1);
-	if (!q) {
-		fprintf(stderr, "daw test: out of memory\n");
-		exit(2);
-	}
-	return q;
-}
-
-/* ---------------------------------------------------------------------- */
-/* urid:map                                                                */
-
-static char **daw_uri_table;
-static uint32_t daw_n_uris, daw_cap_uris;
-
-static inline LV2_URID daw_map_uri(LV2_URID_Map_Handle handle, const char *uri)
-{
-	(void)handle;
-	for (uint32_t i = 0; i < daw_n_uris; ++i)
-		if (!strcmp(daw_uri_table[i], uri))
-			return i + 1;
-	if (daw_n_uris == daw_cap_uris) {
-		daw_cap_uris = daw_cap_uris ? 2 * daw_cap_uris : 64;
-		daw_uri_table = (char **)daw_realloc(daw_uri_table, daw_cap_uris * sizeof(char *));
-	}
-	const size_t len = strlen(uri) + 1;
-	daw_uri_table[daw_n_uris] = (char *)daw_calloc(len, 1);
-	memcpy(daw_uri_table[daw_n_uris], uri, len);
-	return ++daw_n_uris;
-}
-
-static inline const char *daw_unmap_uri(LV2_URID_Unmap_Handle handle, LV2_URID urid)
-{
-	(void)handle;
-	return urid >= 1 && urid <= daw_n_uris ? daw_uri_table[urid - 1] : NULL;
-}
-
-static LV2_URID_Map daw_map = {NULL, daw_map_uri};
-static LV2_URID_Unmap daw_unmap = {NULL, daw_unmap_uri};
-static const LV2_Feature daw_map_feature = {LV2_URID__map, &daw_map};
-static const LV2_Feature daw_unmap_feature = {LV2_URID__unmap, &daw_unmap};
-static const LV2_Feature *const daw_features[] = {&daw_map_feature, &daw_unmap_feature, NULL};
-
-static inline void daw_free_uris(void)
-{
-	for (uint32_t i = 0; i < daw_n_uris; ++i)
-		free(daw_uri_table[i]);
-	free(daw_uri_table);
-	daw_uri_table = NULL;
-	daw_n_uris = daw_cap_uris = 0;
-}
-
 /* ---------------------------------------------------------------------- */
 /* World                                                                   */
 
@@ -125,23 +46,7 @@ static const LilvPlugin *daw_plugins[PENDULA_N_VARIANTS];
  * is missing. */
 static inline bool daw_world_load(const char *bundle)
 {
-	daw_world = lilv_world_new();
-	char path[4096];
-	snprintf(path, sizeof path, "%s%s", bundle, bundle[strlen(bundle) - 1] == '/' ? "" : "/");
-	LilvNode *bundle_uri = lilv_new_file_uri(daw_world, NULL, path);
-	lilv_world_load_bundle(daw_world, bundle_uri);
-	lilv_node_free(bundle_uri);
-	const LilvPlugins *all = lilv_world_get_all_plugins(daw_world);
-	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
-		LilvNode *uri = lilv_new_uri(daw_world, daw_variant_uris[v]);
-		daw_plugins[v] = lilv_plugins_get_by_uri(all, uri);
-		lilv_node_free(uri);
-		if (!daw_plugins[v]) {
-			fprintf(stderr, "%s not found in %s\n", daw_variant_uris[v], path);
-			return false;
-		}
-	}
-	return true;
+	return lv2th_world_load(NULL, bundle, &daw_world, daw_plugins);
 }
 
 static inline void daw_world_free(void)
@@ -149,7 +54,7 @@ static inline void daw_world_free(void)
 	if (daw_world)
 		lilv_world_free(daw_world);
 	daw_world = NULL;
-	daw_free_uris();
+	lv2th_free_uris();
 }
 
 /* ---------------------------------------------------------------------- */
@@ -165,7 +70,6 @@ typedef struct {
 	pendula_variant v;
 	double rate;
 	LilvInstance *inst;
-	uint32_t n_ports;
 	float control[PENDULA_N_PORT_IDS]; /* control inputs and outputs, by id */
 	float *buf[PENDULA_N_PORT_IDS];    /* signal outputs, by id */
 	bool has[PENDULA_N_PORT_IDS];
@@ -198,73 +102,42 @@ typedef struct {
 	float *ctl[PENDULA_N_PORT_IDS];
 } DawHost;
 
-static LV2_URID daw_urid_sequence, daw_urid_chunk, daw_urid_midi, daw_urid_position, daw_urid_bar,
+static LV2_URID daw_urid_sequence, daw_urid_midi, daw_urid_position, daw_urid_bar,
     daw_urid_bar_beat, daw_urid_bpb, daw_urid_unit, daw_urid_bpm, daw_urid_speed, daw_urid_frame;
 
 static inline void daw_map_urids(void)
 {
-	daw_urid_sequence = daw_map_uri(NULL, LV2_ATOM__Sequence);
-	daw_urid_chunk = daw_map_uri(NULL, LV2_ATOM__Chunk);
-	daw_urid_midi = daw_map_uri(NULL, LV2_MIDI__MidiEvent);
-	daw_urid_position = daw_map_uri(NULL, LV2_TIME__Position);
-	daw_urid_bar = daw_map_uri(NULL, LV2_TIME__bar);
-	daw_urid_bar_beat = daw_map_uri(NULL, LV2_TIME__barBeat);
-	daw_urid_bpb = daw_map_uri(NULL, LV2_TIME__beatsPerBar);
-	daw_urid_unit = daw_map_uri(NULL, LV2_TIME__beatUnit);
-	daw_urid_bpm = daw_map_uri(NULL, LV2_TIME__beatsPerMinute);
-	daw_urid_speed = daw_map_uri(NULL, LV2_TIME__speed);
-	daw_urid_frame = daw_map_uri(NULL, LV2_TIME__frame);
-}
-
-static inline void daw_connect(DawHost *h)
-{
-	for (uint32_t i = 0; i < h->n_ports; ++i) {
-		const int id = pendula_port_id_at(h->v, i);
-		void *data = NULL;
-		switch (pendula_ports[id].kind) {
-		case PK_CONTROL_IN:
-		case PK_CONTROL_OUT:
-			data = &h->control[id];
-			break;
-		case PK_SIGNAL_OUT:
-			data = h->null_signals ? NULL : h->buf[id];
-			break;
-		case PK_ATOM_IN:
-			data = h->atom_in;
-			break;
-		case PK_ATOM_OUT:
-			data = h->atom_out;
-			break;
-		}
-		lilv_instance_connect_port(h->inst, i, data);
-	}
+	daw_urid_sequence = lv2th_map_uri(NULL, LV2_ATOM__Sequence);
+	daw_urid_midi = lv2th_map_uri(NULL, LV2_MIDI__MidiEvent);
+	daw_urid_position = lv2th_map_uri(NULL, LV2_TIME__Position);
+	daw_urid_bar = lv2th_map_uri(NULL, LV2_TIME__bar);
+	daw_urid_bar_beat = lv2th_map_uri(NULL, LV2_TIME__barBeat);
+	daw_urid_bpb = lv2th_map_uri(NULL, LV2_TIME__beatsPerBar);
+	daw_urid_unit = lv2th_map_uri(NULL, LV2_TIME__beatUnit);
+	daw_urid_bpm = lv2th_map_uri(NULL, LV2_TIME__beatsPerMinute);
+	daw_urid_speed = lv2th_map_uri(NULL, LV2_TIME__speed);
+	daw_urid_frame = lv2th_map_uri(NULL, LV2_TIME__frame);
 }
 
 /* Instantiates (defaults on every control) without activating: set the
  * controls (or restore a preset), then daw_activate(). */
 static inline DawHost *daw_host_new(pendula_variant v, double rate, bool null_signals)
 {
-	DawHost *h = (DawHost *)daw_calloc(1, sizeof(DawHost));
+	DawHost *h = (DawHost *)lv2th_calloc(1, sizeof(DawHost));
 	h->v = v;
 	h->rate = rate;
 	h->null_signals = null_signals;
-	h->n_ports = pendula_port_count(v);
 	h->out_capacity = DAW_ATOM_CAPACITY - sizeof(LV2_Atom);
+	test_control_defaults(v, h->control);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		h->has[id] = pendula_port_index(v, (pendula_port_id)id) >= 0;
-		h->control[id] = pendula_ports[id].kind == PK_CONTROL_IN
-		                     ? pendula_port_default(v, (pendula_port_id)id)
-		                     : 0.0f;
 		if (h->has[id] && pendula_ports[id].kind == PK_SIGNAL_OUT)
-			h->buf[id] = (float *)daw_calloc(DAW_MAX_BLOCK, sizeof(float));
+			h->buf[id] = (float *)lv2th_calloc(DAW_MAX_BLOCK, sizeof(float));
 	}
-	h->inst = lilv_plugin_instantiate(daw_plugins[v], rate, daw_features);
-	if (!h->inst) {
-		fprintf(stderr, "cannot instantiate %s\n", daw_variant_uris[v]);
-		exit(2);
-	}
-	lv2_atom_forge_init(&h->forge, &daw_map);
-	daw_connect(h);
+	h->inst = lv2th_instantiate(NULL, daw_plugins[v], v, rate, lv2th_features);
+	lv2_atom_forge_init(&h->forge, &lv2th_map);
+	lv2th_connect(h->inst, v, h->control, h->null_signals ? NULL : h->buf, h->atom_in,
+	              h->atom_out);
 	return h;
 }
 
@@ -292,15 +165,6 @@ static inline void daw_host_free(DawHost *h)
 static inline void daw_set(DawHost *h, pendula_port_id id, float value)
 {
 	h->control[id] = value;
-}
-
-static inline int daw_port_by_symbol(pendula_variant v, const char *symbol)
-{
-	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
-		    !strcmp(pendula_ports[id].symbol, symbol))
-			return id;
-	return -1;
 }
 
 /* Input events of the next block (frames relative to its start, in order). */
@@ -367,7 +231,8 @@ static inline void daw_record_midi(DawHost *h, uint32_t n)
 		}
 		if (h->n_midi == h->cap_midi) {
 			h->cap_midi = h->cap_midi ? 2 * h->cap_midi : 4096;
-			h->midi = (daw_midi *)daw_realloc(h->midi, h->cap_midi * sizeof(daw_midi));
+			h->midi =
+			    (daw_midi *)lv2th_realloc(h->midi, h->cap_midi * sizeof(daw_midi));
 		}
 		daw_midi *m = &h->midi[h->n_midi++];
 		m->frame = h->frames + ev->time.frames;
@@ -382,11 +247,11 @@ static inline void daw_record_block(DawHost *h, uint32_t n)
 	if (h->n_blocks == h->cap_blocks) {
 		h->cap_blocks = h->cap_blocks ? 2 * h->cap_blocks : 1024;
 		h->block_end =
-		    (int64_t *)daw_realloc(h->block_end, h->cap_blocks * sizeof(int64_t));
+		    (int64_t *)lv2th_realloc(h->block_end, h->cap_blocks * sizeof(int64_t));
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 			if (h->has[id] && pendula_ports[id].kind == PK_CONTROL_OUT)
-				h->ctl[id] =
-				    (float *)daw_realloc(h->ctl[id], h->cap_blocks * sizeof(float));
+				h->ctl[id] = (float *)lv2th_realloc(h->ctl[id],
+				                                    h->cap_blocks * sizeof(float));
 	}
 	h->block_end[h->n_blocks] = h->frames + n;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
@@ -399,7 +264,7 @@ static inline void daw_record_block(DawHost *h, uint32_t n)
 			h->rec_cap = (h->rec_n + n) * 2;
 			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 				if (h->buf[id])
-					h->rec[id] = (float *)daw_realloc(
+					h->rec[id] = (float *)lv2th_realloc(
 					    h->rec[id], h->rec_cap * sizeof(float));
 		}
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
@@ -412,19 +277,12 @@ static inline void daw_record_block(DawHost *h, uint32_t n)
 /* One block of n frames, with the input events queued since the last one. */
 static inline void daw_run(DawHost *h, uint32_t n)
 {
-	if (h->in_open) {
+	const bool queued = h->in_open;
+	if (queued) {
 		lv2_atom_forge_pop(&h->forge, &h->seq_frame);
 		h->in_open = false;
-	} else {
-		LV2_Atom_Sequence *in = (LV2_Atom_Sequence *)h->atom_in;
-		in->atom.type = daw_urid_sequence;
-		in->atom.size = sizeof(LV2_Atom_Sequence_Body);
-		in->body.unit = 0;
-		in->body.pad = 0;
 	}
-	LV2_Atom_Sequence *out = (LV2_Atom_Sequence *)h->atom_out;
-	out->atom.type = daw_urid_chunk;
-	out->atom.size = h->out_capacity;
+	lv2th_prepare_atoms(queued ? NULL : h->atom_in, h->atom_out, h->out_capacity);
 	lilv_instance_run(h->inst, n);
 	if (h->recording)
 		daw_record_block(h, n);

@@ -219,7 +219,7 @@ static void test_tempo_phase(void)
 			printf("\n    %s, reset_on_start %d: %zu rolling blocks, pivot error x "
 			       "%.2g m, "
 			       "y %.2g m; stopped: %zu blocks, pivot_x %.3f..%.3f",
-			       daw_variant_names[v], ros, c.checked, c.worst_x, c.worst_y,
+			       lv2th_variant_names[v], ros, c.checked, c.worst_x, c.worst_y,
 			       c.stopped_blocks, c.stopped_min, c.stopped_max);
 			CHECK(c.checked > 1000, "only %zu blocks checked", c.checked);
 			CHECK(c.worst_x < 2e-4 && c.worst_y < 1e-4,
@@ -394,7 +394,7 @@ static void cc_case(bool bits14, bool fast)
 	}
 	DawHost *h = hosts[0];
 	const size_t cap = 4 * (size_t)(2 * RATE / CC_INTERVAL + 2) * 5;
-	daw_midi *want = (daw_midi *)daw_calloc(cap, sizeof(daw_midi));
+	daw_midi *want = (daw_midi *)lv2th_calloc(cap, sizeof(daw_midi));
 	const size_t n_want =
 	    expected_cc(h, routes, n_routes, channel, bits14, energy_max, want, cap);
 	size_t match = 0;
@@ -551,10 +551,10 @@ static void take_save(const DawHost *h, int64_t start, int64_t len, take_copy *c
 	memset(c, 0, sizeof(*c));
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 		if (h->rec[id]) {
-			c->sig[id] = (float *)daw_calloc((size_t)len, sizeof(float));
+			c->sig[id] = (float *)lv2th_calloc((size_t)len, sizeof(float));
 			memcpy(c->sig[id], h->rec[id] + start, (size_t)len * sizeof(float));
 		}
-	c->midi = (daw_midi *)daw_calloc(h->n_midi, sizeof(daw_midi));
+	c->midi = (daw_midi *)lv2th_calloc(h->n_midi, sizeof(daw_midi));
 	for (size_t i = 0; i < h->n_midi; ++i)
 		if (h->midi[i].frame >= start && h->midi[i].frame < start + len) {
 			c->midi[c->n_midi] = h->midi[i];
@@ -700,12 +700,7 @@ int main(int argc, char **argv)
 	CU_add_test(s, "cc_match", test_cc_match);
 	CU_add_test(s, "midi_through", test_midi_through);
 	CU_add_test(s, "reset_on_start", test_reset_on_start);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	const unsigned run = CU_get_number_of_tests_run();
-	CU_cleanup_registry();
+	const int status = lv2th_run_tests("test_daw");
 	daw_world_free();
-	printf("\ntest_daw: %u tests run, %u failures\n", run, failures);
-	return failures || run == 0 ? 1 : 0;
+	return status;
 }

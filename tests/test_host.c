@@ -26,6 +26,7 @@
  * --quick (for valgrind): 48 kHz only, shorter runs, no
  * small_oscillation / energy_is_physical (long runs, no new code path).
  */
+#include "lv2_test_host.h"
 #include "ports.h"
 
 #include <CUnit/Basic.h>
@@ -52,11 +53,6 @@
 #define MAX_BLOCK 4096u
 #define ATOM_CAPACITY 16384u
 
-static const char *variant_names[PENDULA_N_VARIANTS] = {"double", "double-cv", "parallel",
-                                                        "parallel-cv"};
-static const char *variant_uris[PENDULA_N_VARIANTS] = {
-	PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV, PENDULA_URI_PARALLEL, PENDULA_URI_PARALLEL_CV};
-
 static struct {
 	const char *bundle;
 	int variant; /* -1: all */
@@ -71,80 +67,6 @@ static double cur_rate;
 static LilvWorld *world;
 static const LilvPlugin *plugins[PENDULA_N_VARIANTS];
 
-/* Assertion with a formatted message (CUnit copies the text). */
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		char check_msg_[600];                                                      \
-		const bool check_ok_ = (cond);                                             \
-		if (!check_ok_) {                                                          \
-			snprintf(check_msg_, sizeof check_msg_, __VA_ARGS__);              \
-			printf("\n    FAILED: %s\n", check_msg_);                             \
-		}                                                                          \
-		CU_assertImplementation(check_ok_, __LINE__, check_ok_ ? #cond : check_msg_, \
-		                        __FILE__, "", CU_FALSE);                           \
-	} while (0)
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fprintf(stderr, "test_host: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = xcalloc(strlen(s) + 1, 1);
-	memcpy(d, s, strlen(s) + 1);
-	return d;
-}
-
-/* ---------------------------------------------------------------------- */
-/* urid:map                                                                */
-
-static char **uri_table;
-static uint32_t n_uris, cap_uris;
-
-static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri)
-{
-	(void)handle;
-	for (uint32_t i = 0; i < n_uris; ++i)
-		if (!strcmp(uri_table[i], uri))
-			return i + 1;
-	if (n_uris == cap_uris) {
-		cap_uris = cap_uris ? 2 * cap_uris : 64;
-		char **t = realloc(uri_table, cap_uris * sizeof(char *));
-		if (!t)
-			exit(2);
-		uri_table = t;
-	}
-	uri_table[n_uris] = xstrdup(uri);
-	return ++n_uris;
-}
-
-static const char *unmap_uri(LV2_URID_Unmap_Handle handle, LV2_URID urid)
-{
-	(void)handle;
-	return urid >= 1 && urid <= n_uris ? uri_table[urid - 1] : NULL;
-}
-
-static LV2_URID_Map map = {NULL, map_uri};
-static LV2_URID_Unmap unmap = {NULL, unmap_uri};
-static const LV2_Feature map_feature = {LV2_URID__map, &map};
-static const LV2_Feature unmap_feature = {LV2_URID__unmap, &unmap};
-static const LV2_Feature *const features[] = {&map_feature, &unmap_feature, NULL};
-
-static void free_uris(void)
-{
-	for (uint32_t i = 0; i < n_uris; ++i)
-		free(uri_table[i]);
-	free(uri_table);
-	uri_table = NULL;
-	n_uris = cap_uris = 0;
-}
-
 /* ---------------------------------------------------------------------- */
 /* A host instance                                                         */
 
@@ -152,7 +74,6 @@ typedef struct {
 	pendula_variant v;
 	double rate;
 	LilvInstance *inst;
-	uint32_t n_ports;
 	/* control inputs and outputs, by global id */
 	float control[PENDULA_N_PORT_IDS];
 	/* signal output buffers, by global id */
@@ -165,73 +86,34 @@ typedef struct {
 	uint64_t atom_out[ATOM_CAPACITY / 8];
 } Host;
 
-static LV2_URID urid_sequence, urid_chunk, urid_midi;
+static LV2_URID urid_sequence, urid_midi;
 
 static void host_prepare_atoms(Host *h)
 {
-	LV2_Atom_Sequence *in = (LV2_Atom_Sequence *)h->atom_in;
-	LV2_Atom_Sequence *out = (LV2_Atom_Sequence *)h->atom_out;
-	if (!h->keep_input) {
-		in->atom.type = urid_sequence;
-		in->atom.size = sizeof(LV2_Atom_Sequence_Body);
-		in->body.unit = 0;
-		in->body.pad = 0;
-	}
-	out->atom.type = urid_chunk;
-	out->atom.size = ATOM_CAPACITY - sizeof(LV2_Atom);
+	lv2th_prepare_atoms(h->keep_input ? NULL : h->atom_in, h->atom_out,
+	                    ATOM_CAPACITY - sizeof(LV2_Atom));
 }
 
 static void host_connect(Host *h)
 {
-	for (uint32_t i = 0; i < h->n_ports; ++i) {
-		const int id = pendula_port_id_at(h->v, i);
-		void *data = NULL;
-		switch (pendula_ports[id].kind) {
-		case PK_CONTROL_IN:
-		case PK_CONTROL_OUT:
-			data = &h->control[id];
-			break;
-		case PK_SIGNAL_OUT:
-			data = h->null_signals ? NULL : h->buf[id];
-			break;
-		case PK_ATOM_IN:
-			data = h->null_atoms ? NULL : h->atom_in;
-			break;
-		case PK_ATOM_OUT:
-			data = h->null_atoms ? NULL : h->atom_out;
-			break;
-		}
-		lilv_instance_connect_port(h->inst, i, data);
-	}
-}
-
-static void host_set_defaults(Host *h)
-{
-	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		h->control[id] = pendula_ports[id].kind == PK_CONTROL_IN
-		                     ? pendula_port_default(h->v, (pendula_port_id)id)
-		                     : 0.0f;
+	lv2th_connect(h->inst, h->v, h->control, h->null_signals ? NULL : h->buf,
+	              h->null_atoms ? NULL : h->atom_in, h->null_atoms ? NULL : h->atom_out);
 }
 
 /* Instantiates and activates; connects before activate() unless late. */
 static Host *host_new_ex(pendula_variant v, double rate, bool null_signals, bool late)
 {
-	Host *h = xcalloc(1, sizeof(Host));
+	Host *h = lv2th_calloc(1, sizeof(Host));
 	h->v = v;
 	h->rate = rate;
 	h->null_signals = null_signals;
-	h->n_ports = pendula_port_count(v);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		h->has[id] = pendula_port_index(v, (pendula_port_id)id) >= 0;
 		if (h->has[id] && pendula_ports[id].kind == PK_SIGNAL_OUT)
-			h->buf[id] = xcalloc(MAX_BLOCK, sizeof(float));
+			h->buf[id] = lv2th_calloc(MAX_BLOCK, sizeof(float));
 	}
-	host_set_defaults(h);
-	h->inst = lilv_plugin_instantiate(plugins[v], rate, features);
-	if (!h->inst) {
-		fprintf(stderr, "test_host: cannot instantiate %s\n", variant_uris[v]);
-		exit(2);
-	}
+	test_control_defaults(v, h->control);
+	h->inst = lv2th_instantiate("test_host", plugins[v], v, rate, lv2th_features);
 	host_prepare_atoms(h);
 	if (!late)
 		host_connect(h);
@@ -262,7 +144,7 @@ static void host_free(Host *h)
  * loading the plugin again. */
 static void host_restart(Host *h)
 {
-	host_set_defaults(h);
+	test_control_defaults(h->v, h->control);
 	lilv_instance_deactivate(h->inst);
 	lilv_instance_activate(h->inst);
 }
@@ -292,10 +174,7 @@ static void rec_reserve(Rec *r, pendula_variant v, size_t frames)
 		if (pendula_port_index(v, (pendula_port_id)id) < 0 ||
 		    pendula_ports[id].kind != PK_SIGNAL_OUT)
 			continue;
-		float *p = realloc(r->sig[id], frames * sizeof(float));
-		if (!p)
-			exit(2);
-		r->sig[id] = p;
+		r->sig[id] = lv2th_realloc(r->sig[id], frames * sizeof(float));
 	}
 	r->cap = frames;
 }
@@ -304,17 +183,11 @@ static void rec_block(Rec *r, const Host *h)
 {
 	if (r->n_blocks == r->cap_blocks) {
 		r->cap_blocks = r->cap_blocks ? 2 * r->cap_blocks : 256;
-		size_t *e = realloc(r->block_end, r->cap_blocks * sizeof(size_t));
-		if (!e)
-			exit(2);
-		r->block_end = e;
+		r->block_end = lv2th_realloc(r->block_end, r->cap_blocks * sizeof(size_t));
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 			if (!h->has[id] || pendula_ports[id].kind != PK_CONTROL_OUT)
 				continue;
-			float *c = realloc(r->ctl[id], r->cap_blocks * sizeof(float));
-			if (!c)
-				exit(2);
-			r->ctl[id] = c;
+			r->ctl[id] = lv2th_realloc(r->ctl[id], r->cap_blocks * sizeof(float));
 		}
 	}
 	r->block_end[r->n_blocks] = r->n;
@@ -486,7 +359,7 @@ static char *port_string(const LilvPlugin *p, const LilvPort *port, const char *
 	LilvNode *val = lilv_port_get(p, port, pred);
 	char *s = NULL;
 	if (val && lilv_node_is_string(val))
-		s = xstrdup(lilv_node_as_string(val));
+		s = lv2th_strdup(lilv_node_as_string(val));
 	lilv_node_free(val);
 	lilv_node_free(pred);
 	return s;
@@ -1439,7 +1312,7 @@ static void test_midi_through(void)
 	const size_t n_in = sizeof in / sizeof in[0];
 
 	LV2_Atom_Forge forge;
-	lv2_atom_forge_init(&forge, &map);
+	lv2_atom_forge_init(&forge, &lv2th_map);
 	lv2_atom_forge_set_buffer(&forge, (uint8_t *)h->atom_in, sizeof h->atom_in);
 	LV2_Atom_Forge_Frame seq_frame, obj_frame;
 	lv2_atom_forge_sequence_head(&forge, &seq_frame, 0);
@@ -1448,10 +1321,10 @@ static void test_midi_through(void)
 			/* a time:Position between MIDI events: not MIDI, not passed on */
 			lv2_atom_forge_frame_time(&forge, 5);
 			lv2_atom_forge_object(&forge, &obj_frame, 0,
-			                      map_uri(NULL, LV2_TIME__Position));
-			lv2_atom_forge_key(&forge, map_uri(NULL, LV2_TIME__beatsPerMinute));
+			                      lv2th_map_uri(NULL, LV2_TIME__Position));
+			lv2_atom_forge_key(&forge, lv2th_map_uri(NULL, LV2_TIME__beatsPerMinute));
 			lv2_atom_forge_float(&forge, 120.0f);
-			lv2_atom_forge_key(&forge, map_uri(NULL, LV2_TIME__speed));
+			lv2_atom_forge_key(&forge, lv2th_map_uri(NULL, LV2_TIME__speed));
 			lv2_atom_forge_float(&forge, 1.0f);
 			lv2_atom_forge_pop(&forge, &obj_frame);
 		}
@@ -1573,7 +1446,7 @@ int main(int argc, char **argv)
 			const char *name = argv[++i];
 			opt.variant = -2;
 			for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
-				if (!strcmp(name, variant_names[v]))
+				if (!strcmp(name, lv2th_variant_names[v]))
 					opt.variant = v;
 			if (opt.variant == -2)
 				return usage("--plugin: unknown plugin name");
@@ -1591,30 +1464,14 @@ int main(int argc, char **argv)
 	if (!opt.bundle)
 		return usage("missing BUNDLE_DIR");
 
-	urid_sequence = map_uri(NULL, LV2_ATOM__Sequence);
-	urid_chunk = map_uri(NULL, LV2_ATOM__Chunk);
-	urid_midi = map_uri(NULL, LV2_MIDI__MidiEvent);
+	urid_sequence = lv2th_map_uri(NULL, LV2_ATOM__Sequence);
+	urid_midi = lv2th_map_uri(NULL, LV2_MIDI__MidiEvent);
 
 	/* Load our bundle only, by its path: the test does not depend on what
 	 * is installed. */
-	world = lilv_world_new();
-	char path[4096];
-	snprintf(path, sizeof path, "%s%s", opt.bundle,
-	         opt.bundle[strlen(opt.bundle) - 1] == '/' ? "" : "/");
-	LilvNode *bundle_uri = lilv_new_file_uri(world, NULL, path);
-	lilv_world_load_bundle(world, bundle_uri);
-	lilv_node_free(bundle_uri);
-	const LilvPlugins *all = lilv_world_get_all_plugins(world);
-	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
-		LilvNode *uri = lilv_new_uri(world, variant_uris[v]);
-		plugins[v] = lilv_plugins_get_by_uri(all, uri);
-		lilv_node_free(uri);
-		if (!plugins[v]) {
-			fprintf(stderr, "test_host: %s not found in %s\n", variant_uris[v], path);
-			lilv_world_free(world);
-			free_uris();
-			return 1;
-		}
+	if (!lv2th_world_load("test_host", opt.bundle, &world, plugins)) {
+		lv2th_free_uris();
+		return 1;
 	}
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -1625,7 +1482,7 @@ int main(int argc, char **argv)
 		suite_info *s = &suites[n_suites++];
 		s->v = (pendula_variant)v;
 		s->rate = 48000.0;
-		snprintf(s->name, sizeof s->name, "%s ttl", variant_names[v]);
+		snprintf(s->name, sizeof s->name, "%s ttl", lv2th_variant_names[v]);
 		add_suite_tests(CU_add_suite(s->name, suite_init, NULL), true);
 		for (size_t r = 0; r < sizeof all_rates / sizeof all_rates[0]; ++r) {
 			const double rate = opt.rate > 0.0 ? opt.rate : all_rates[r];
@@ -1636,17 +1493,12 @@ int main(int argc, char **argv)
 			s = &suites[n_suites++];
 			s->v = (pendula_variant)v;
 			s->rate = rate;
-			snprintf(s->name, sizeof s->name, "%s @%g Hz", variant_names[v], rate);
+			snprintf(s->name, sizeof s->name, "%s @%g Hz", lv2th_variant_names[v], rate);
 			add_suite_tests(CU_add_suite(s->name, suite_init, NULL), false);
 		}
 	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	const unsigned run = CU_get_number_of_tests_run();
-	CU_cleanup_registry();
+	const int status = lv2th_run_tests("test_host");
 	lilv_world_free(world);
-	free_uris();
-	printf("\ntest_host: %u tests run, %u failures\n", run, failures);
-	return failures || run == 0 ? 1 : 0;
+	lv2th_free_uris();
+	return status;
 }

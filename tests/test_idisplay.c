@@ -18,6 +18,7 @@
  */
 #include "draw.h"
 #include "lv2_inline_display.h"
+#include "lv2_test_host.h"
 #include "ports.h"
 
 #include <CUnit/Basic.h>
@@ -40,48 +41,9 @@
 #define ATOM_CAPACITY 8192u
 #define MARKER_TOL    24
 
-#define CHECK(cond, ...)                                                                     \
-	do {                                                                                 \
-		char check_msg_[400];                                                        \
-		const bool check_ok_ = (cond);                                               \
-		if (!check_ok_) {                                                            \
-			snprintf(check_msg_, sizeof check_msg_, __VA_ARGS__);                \
-			printf("\n    FAILED: %s\n", check_msg_);                            \
-		}                                                                            \
-		CU_assertImplementation(check_ok_, __LINE__, check_ok_ ? #cond : check_msg_, \
-		                        __FILE__, "", CU_FALSE);                             \
-	} while (0)
-
-static const char *const variant_names[PENDULA_N_VARIANTS] = {"double", "double-cv", "parallel",
-                                                              "parallel-cv"};
-static const char *const variant_uris[PENDULA_N_VARIANTS] = {
-    PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV, PENDULA_URI_PARALLEL, PENDULA_URI_PARALLEL_CV};
-
 static LilvWorld *world;
 static const LilvPlugin *plugins[PENDULA_N_VARIANTS];
 static pendula_variant cur;
-
-/* ---- urid:map ---- */
-
-static char *uris[256];
-static uint32_t n_uris;
-
-static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri)
-{
-	(void)handle;
-	for (uint32_t i = 0; i < n_uris; ++i)
-		if (!strcmp(uris[i], uri))
-			return i + 1;
-	if (n_uris == sizeof uris / sizeof uris[0])
-		return 0;
-	uris[n_uris] = malloc(strlen(uri) + 1);
-	if (!uris[n_uris])
-		return 0;
-	memcpy(uris[n_uris], uri, strlen(uri) + 1);
-	return ++n_uris;
-}
-
-static LV2_URID_Map map = {NULL, map_uri};
 
 /* ---- queue_draw, counted ---- */
 
@@ -103,47 +65,29 @@ typedef struct {
 	float signal[PENDULA_N_PORT_IDS][BLOCK];
 	uint64_t atom_in[ATOM_CAPACITY / 8];
 	uint64_t atom_out[ATOM_CAPACITY / 8];
-	LV2_URID sequence, chunk;
 } Host;
 
 static Host host;
 
 static bool host_open(bool with_queue_draw)
 {
-	const LV2_Feature map_feature = {LV2_URID__map, &map};
 	const LV2_Feature qd_feature = {LV2_INLINEDISPLAY__queue_draw, &queue_draw};
-	const LV2_Feature *features[] = {&map_feature, with_queue_draw ? &qd_feature : NULL, NULL};
+	const LV2_Feature *features[] = {&lv2th_map_feature, with_queue_draw ? &qd_feature : NULL,
+	                                 NULL};
 
 	memset(&host, 0, sizeof host);
-	host.sequence = map_uri(NULL, LV2_ATOM__Sequence);
-	host.chunk = map_uri(NULL, LV2_ATOM__Chunk);
 	host.inst = lilv_plugin_instantiate(plugins[cur], RATE, features);
 	if (!host.inst)
 		return false;
-	const uint32_t n = pendula_port_count(cur);
-	for (uint32_t i = 0; i < n; ++i) {
-		const int id = pendula_port_id_at(cur, i);
-		void *data = NULL;
-		switch (pendula_ports[id].kind) {
-		case PK_CONTROL_IN:
+	/* the variant's control inputs at their defaults, all else 0 */
+	float *signal[PENDULA_N_PORT_IDS];
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (pendula_port_index(cur, (pendula_port_id)id) >= 0 &&
+		    pendula_ports[id].kind == PK_CONTROL_IN)
 			host.control[id] = pendula_port_default(cur, (pendula_port_id)id);
-			data = &host.control[id];
-			break;
-		case PK_CONTROL_OUT:
-			data = &host.control[id];
-			break;
-		case PK_SIGNAL_OUT:
-			data = host.signal[id];
-			break;
-		case PK_ATOM_IN:
-			data = host.atom_in;
-			break;
-		case PK_ATOM_OUT:
-			data = host.atom_out;
-			break;
-		}
-		lilv_instance_connect_port(host.inst, i, data);
+		signal[id] = host.signal[id];
 	}
+	lv2th_connect(host.inst, cur, host.control, signal, host.atom_in, host.atom_out);
 	/* no MIDI out, and no CC to send */
 	for (int id = P_CC_THETA1; id <= P_CC_ENERGY; ++id)
 		host.control[id] = -1.0f;
@@ -154,14 +98,7 @@ static bool host_open(bool with_queue_draw)
 static void host_run(uint32_t n_blocks, uint32_t frames)
 {
 	for (uint32_t b = 0; b < n_blocks; ++b) {
-		LV2_Atom_Sequence *in = (LV2_Atom_Sequence *)host.atom_in;
-		LV2_Atom_Sequence *out = (LV2_Atom_Sequence *)host.atom_out;
-		in->atom.type = host.sequence;
-		in->atom.size = sizeof(LV2_Atom_Sequence_Body);
-		in->body.unit = 0;
-		in->body.pad = 0;
-		out->atom.type = host.chunk;
-		out->atom.size = ATOM_CAPACITY - sizeof(LV2_Atom);
+		lv2th_prepare_atoms(host.atom_in, host.atom_out, ATOM_CAPACITY - sizeof(LV2_Atom));
 		lilv_instance_run(host.inst, frames);
 	}
 }
@@ -283,34 +220,36 @@ static void analyse(const LV2_Inline_Display_Image_Surface *img, picture_stats *
 static void check_render(uint32_t w, uint32_t max_h)
 {
 	const LV2_Inline_Display_Interface *iface = interface();
-	CHECK(iface && iface->render, "%s: no inline display interface", variant_names[cur]);
+	CHECK(iface && iface->render, "%s: no inline display interface", lv2th_variant_names[cur]);
 	if (!iface || !iface->render)
 		return;
 	const LV2_Inline_Display_Image_Surface *img =
 	    iface->render(lilv_instance_get_handle(host.inst), w, max_h);
-	CHECK(img != NULL, "%s: render(%u, %u) returned NULL", variant_names[cur], w, max_h);
+	CHECK(img != NULL, "%s: render(%u, %u) returned NULL", lv2th_variant_names[cur], w, max_h);
 	if (!img)
 		return;
 	const int want_h = (int)(w < max_h ? w : max_h);
-	CHECK(img->width == (int)w, "%s: width %d, asked %u", variant_names[cur], img->width, w);
+	CHECK(img->width == (int)w, "%s: width %d, asked %u", lv2th_variant_names[cur], img->width,
+	      w);
 	CHECK(img->height > 0 && img->height <= (int)max_h, "%s: height %d, max %u",
-	      variant_names[cur], img->height, max_h);
+	      lv2th_variant_names[cur], img->height, max_h);
 	CHECK(img->height == want_h, "%s: height %d, expected %d (square when it fits)",
-	      variant_names[cur], img->height, want_h);
-	CHECK(img->stride >= 4 * img->width, "%s: stride %d for width %d", variant_names[cur],
+	      lv2th_variant_names[cur], img->height, want_h);
+	CHECK(img->stride >= 4 * img->width, "%s: stride %d for width %d", lv2th_variant_names[cur],
 	      img->stride, img->width);
-	CHECK(img->data != NULL, "%s: no pixel data", variant_names[cur]);
+	CHECK(img->data != NULL, "%s: no pixel data", lv2th_variant_names[cur]);
 	if (!img->data || img->width != (int)w || img->height != want_h)
 		return;
 
 	picture_stats st;
 	analyse(img, &st);
 	const long area = (long)img->width * img->height;
-	CHECK(st.colours >= 8, "%s: %ld colours: blank picture", variant_names[cur], st.colours);
+	CHECK(st.colours >= 8, "%s: %ld colours: blank picture", lv2th_variant_names[cur],
+	      st.colours);
 	CHECK(st.non_background >= area / 50, "%s: only %ld of %ld pixels drawn",
-	      variant_names[cur], st.non_background, area);
-	CHECK(st.marker >= 8, "%s %ux%d: marker bob not found (%ld pixels)", variant_names[cur], w,
-	      img->height, st.marker);
+	      lv2th_variant_names[cur], st.non_background, area);
+	CHECK(st.marker >= 8, "%s %ux%d: marker bob not found (%ld pixels)",
+	      lv2th_variant_names[cur], w, img->height, st.marker);
 
 	pendula_scene s;
 	double sx, sy, sw, sh, ex, ey;
@@ -320,9 +259,10 @@ static void check_render(uint32_t w, uint32_t max_h)
 	const double d = hypot(st.mx - ex, st.my - ey);
 	printf("\n    %s %dx%d: marker at (%.2f, %.2f), %ld px; angles put it at (%.2f, %.2f): "
 	       "%.2f px",
-	       variant_names[cur], img->width, img->height, st.mx, st.my, st.marker, ex, ey, d);
+	       lv2th_variant_names[cur], img->width, img->height, st.mx, st.my, st.marker, ex, ey,
+	       d);
 	CHECK(d <= 1.0, "%s %dx%d: marker at (%.2f, %.2f), expected (%.2f, %.2f) from the angles",
-	      variant_names[cur], img->width, img->height, st.mx, st.my, ex, ey);
+	      lv2th_variant_names[cur], img->width, img->height, st.mx, st.my, ex, ey);
 
 	/* The conventions, independently of draw.c (SPEC.md): the marker's
 	 * offset from the pivot, in metres, with y up on the screen. */
@@ -336,7 +276,7 @@ static void check_render(uint32_t w, uint32_t max_h)
 		CHECK(fabs(wx - host.control[P_CTL_TIP_X] * scale) < 1e-3 * scale &&
 		          fabs(wy - host.control[P_CTL_TIP_Y] * scale) < 1e-3 * scale,
 		      "%s: tip (%.4f, %.4f) from the angles, (%.4f, %.4f) from tip_x/tip_y",
-		      variant_names[cur], wx, wy, host.control[P_CTL_TIP_X] * scale,
+		      lv2th_variant_names[cur], wx, wy, host.control[P_CTL_TIP_X] * scale,
 		      host.control[P_CTL_TIP_Y] * scale);
 	} else {
 		wx = s.b[1] * sin(th[0] + s.beta[1]) + s.c[1] * sin(th[1]);
@@ -349,9 +289,9 @@ static void check_render(uint32_t w, uint32_t max_h)
 	const double ix = ppx + view.scale * wx, iy = ppy - view.scale * wy;
 	CHECK(hypot(st.mx - ix, st.my - iy) <= 1.0,
 	      "%s: marker at (%.2f, %.2f); the SPEC conventions put it at (%.2f, %.2f)",
-	      variant_names[cur], st.mx, st.my, ix, iy);
+	      lv2th_variant_names[cur], st.mx, st.my, ix, iy);
 	CHECK(view.scale * (s.parallel ? s.b[1] + 2.0 * s.c[1] : s.l[0] + s.l[1]) <= 0.5 * sh,
-	      "%s: the drawing is larger than the picture", variant_names[cur]);
+	      "%s: the drawing is larger than the picture", lv2th_variant_names[cur]);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -366,24 +306,25 @@ static void test_ttl(void)
 	const LilvPlugin *p = plugins[cur];
 
 	CHECK(lilv_plugin_has_extension_data(p, iface), "%s: no lv2:extensionData idpy:interface",
-	      variant_names[cur]);
+	      lv2th_variant_names[cur]);
 	LilvNodes *opt = lilv_plugin_get_optional_features(p);
 	CHECK(opt && lilv_nodes_contains(opt, qd), "%s: idpy:queue_draw not an optional feature",
-	      variant_names[cur]);
+	      lv2th_variant_names[cur]);
 	lilv_nodes_free(opt);
 	LilvNodes *req = lilv_plugin_get_required_features(p);
 	CHECK(!req || !lilv_nodes_contains(req, qd), "%s: idpy:queue_draw must not be required",
-	      variant_names[cur]);
+	      lv2th_variant_names[cur]);
 	lilv_nodes_free(req);
 
 	LilvUIs *uis = lilv_plugin_get_uis(p);
 	const LilvUI *ui = uis ? lilv_uis_get_by_uri(uis, ui_uri) : NULL;
-	CHECK(ui != NULL, "%s: no ui:ui <%s>", variant_names[cur], PENDULA_UI_URI);
+	CHECK(ui != NULL, "%s: no ui:ui <%s>", lv2th_variant_names[cur], PENDULA_UI_URI);
 	if (ui) {
-		CHECK(lilv_ui_is_a(ui, x11), "%s: the UI is not a ui:X11UI", variant_names[cur]);
+		CHECK(lilv_ui_is_a(ui, x11), "%s: the UI is not a ui:X11UI",
+		      lv2th_variant_names[cur]);
 		const char *bin = lilv_node_as_uri(lilv_ui_get_binary_uri(ui));
-		CHECK(bin && strstr(bin, "pendula_ui."), "%s: UI binary %s", variant_names[cur],
-		      bin ? bin : "(none)");
+		CHECK(bin && strstr(bin, "pendula_ui."), "%s: UI binary %s",
+		      lv2th_variant_names[cur], bin ? bin : "(none)");
 		/* one ui:portNotification per control output of this plugin */
 		LilvNodes *notes = lilv_world_find_nodes(world, lilv_ui_get_uri(ui), notif, NULL);
 		LilvNode *ui_plugin = lilv_new_uri(world, LV2_UI__plugin);
@@ -405,7 +346,7 @@ static void test_ttl(void)
 					     !strcmp(pendula_ports[id].symbol, s));
 				CHECK(is_ctl_out,
 				      "%s: port notification for '%s', not a control output",
-				      variant_names[cur], s);
+				      lv2th_variant_names[cur], s);
 				++mine;
 			}
 			lilv_node_free(pl);
@@ -415,8 +356,8 @@ static void test_ttl(void)
 			expected += pendula_ports[id].kind == PK_CONTROL_OUT &&
 			            pendula_port_index(cur, (pendula_port_id)id) >= 0;
 		CHECK(mine == expected && expected > 0,
-		      "%s: %d port notifications, %d control outputs", variant_names[cur], mine,
-		      expected);
+		      "%s: %d port notifications, %d control outputs", lv2th_variant_names[cur],
+		      mine, expected);
 		lilv_node_free(ui_plugin);
 		lilv_node_free(symbol);
 		lilv_nodes_free(notes);
@@ -431,7 +372,7 @@ static void test_ttl(void)
 
 static void test_render(void)
 {
-	CHECK(host_open(true), "%s: instantiate failed", variant_names[cur]);
+	CHECK(host_open(true), "%s: instantiate failed", lv2th_variant_names[cur]);
 	if (!host.inst)
 		return;
 	set_test_pose();
@@ -447,18 +388,18 @@ static void test_render(void)
 
 static void test_queue_draw(void)
 {
-	CHECK(host_open(true), "%s: instantiate failed", variant_names[cur]);
+	CHECK(host_open(true), "%s: instantiate failed", lv2th_variant_names[cur]);
 	if (!host.inst)
 		return;
 	set_test_pose();
 	/* 2 s in blocks of 64 frames: the pendulum moves all the time */
 	queue_draw_calls = 0;
 	host_run(1500, 64);
-	printf("\n    %s moving: %u queue_draw in 2 s", variant_names[cur], queue_draw_calls);
+	printf("\n    %s moving: %u queue_draw in 2 s", lv2th_variant_names[cur], queue_draw_calls);
 	CHECK(queue_draw_calls <= 61, "%s: %u queue_draw in 2 s (at most ~30/s)",
-	      variant_names[cur], queue_draw_calls);
+	      lv2th_variant_names[cur], queue_draw_calls);
 	CHECK(queue_draw_calls >= 50, "%s: %u queue_draw in 2 s of motion (expected ~60)",
-	      variant_names[cur], queue_draw_calls);
+	      lv2th_variant_names[cur], queue_draw_calls);
 
 	/* restart hanging at rest in an equilibrium (Chaos Man: the arm's hinge
 	 * straight below the pivot), no forcing: one picture, then nothing */
@@ -474,19 +415,20 @@ static void test_queue_draw(void)
 	host_run(199, BLOCK); /* ~1 s */
 	printf(", after a reset to rest: %u", queue_draw_calls);
 	CHECK(queue_draw_calls >= 1 && queue_draw_calls <= 6,
-	      "%s: %u queue_draw while coming to rest", variant_names[cur], queue_draw_calls);
+	      "%s: %u queue_draw while coming to rest", lv2th_variant_names[cur], queue_draw_calls);
 	queue_draw_calls = 0;
 	host_run(200, BLOCK);
 	printf(", then at rest: %u", queue_draw_calls);
 	CHECK(queue_draw_calls == 0, "%s: %u queue_draw at rest (the picture did not change)",
-	      variant_names[cur], queue_draw_calls);
+	      lv2th_variant_names[cur], queue_draw_calls);
 	check_render(128, 128);
 	host_close();
 }
 
 static void test_no_feature(void)
 {
-	CHECK(host_open(false), "%s: instantiate without queue_draw failed", variant_names[cur]);
+	CHECK(host_open(false), "%s: instantiate without queue_draw failed",
+	      lv2th_variant_names[cur]);
 	if (!host.inst)
 		return;
 	set_test_pose();
@@ -539,29 +481,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: test_idisplay BUNDLE_DIR\n");
 		return 2;
 	}
-	world = lilv_world_new();
-	char path[4096];
-	snprintf(path, sizeof path, "%s/", argv[1]);
-	LilvNode *bundle = lilv_new_file_uri(world, NULL, path);
-	lilv_world_load_bundle(world, bundle);
-	lilv_node_free(bundle);
-	const LilvPlugins *all = lilv_world_get_all_plugins(world);
-	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
-		LilvNode *uri = lilv_new_uri(world, variant_uris[v]);
-		plugins[v] = lilv_plugins_get_by_uri(all, uri);
-		lilv_node_free(uri);
-		if (!plugins[v]) {
-			fprintf(stderr, "test_idisplay: %s not found in %s\n", variant_uris[v],
-			        argv[1]);
-			return 1;
-		}
-	}
+	if (!lv2th_world_load("test_idisplay", argv[1], &world, plugins))
+		return 1;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
 		char name[64];
-		snprintf(name, sizeof name, "idisplay_%s", variant_names[v]);
+		snprintf(name, sizeof name, "idisplay_%s", lv2th_variant_names[v]);
 		CU_pSuite suite = CU_add_suite(name, NULL, NULL);
 		if (!suite)
 			return 1;
@@ -575,8 +502,7 @@ int main(int argc, char **argv)
 	const unsigned ran = CU_get_number_of_tests_run();
 	CU_cleanup_registry();
 	lilv_world_free(world);
-	for (uint32_t i = 0; i < n_uris; ++i)
-		free(uris[i]);
+	lv2th_free_uris();
 	if (ran != 4 * PENDULA_N_VARIANTS) {
 		printf("test_idisplay: %u tests ran, expected %d\n", ran, 4 * PENDULA_N_VARIANTS);
 		return 1;

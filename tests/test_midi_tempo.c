@@ -23,6 +23,7 @@
 #include "midi_cc.h"
 #include "ports.h"
 #include "tempo.h"
+#include "test_common.h"
 
 #include <CUnit/Basic.h>
 
@@ -33,18 +34,6 @@
 #include <string.h>
 
 #define PI 3.14159265358979323846
-
-#define CHECK(cond, ...)                                                                     \
-	do {                                                                                 \
-		char check_msg_[400];                                                        \
-		const bool check_ok_ = (cond);                                               \
-		if (!check_ok_) {                                                            \
-			snprintf(check_msg_, sizeof check_msg_, __VA_ARGS__);                \
-			printf("\n    FAILED: %s\n", check_msg_);                            \
-		}                                                                            \
-		CU_assertImplementation(check_ok_, __LINE__, check_ok_ ? #cond : check_msg_, \
-		                        __FILE__, "", CU_FALSE);                             \
-	} while (0)
 
 /* A small deterministic generator (tests must repeat). */
 static uint32_t rng_state = 12345u;

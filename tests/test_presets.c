@@ -68,11 +68,8 @@ static char *node_string(const LilvNode *subject, const char *predicate_uri)
 	LilvNode *pred = lilv_new_uri(daw_world, predicate_uri);
 	LilvNode *value = lilv_world_get(daw_world, subject, pred, NULL);
 	char *s = NULL;
-	if (value && lilv_node_is_string(value)) {
-		const char *v = lilv_node_as_string(value);
-		s = (char *)daw_calloc(strlen(v) + 1, 1);
-		memcpy(s, v, strlen(v) + 1);
-	}
+	if (value && lilv_node_is_string(value))
+		s = lv2th_strdup(lilv_node_as_string(value));
 	lilv_node_free(value);
 	lilv_node_free(pred);
 	return s;
@@ -157,7 +154,7 @@ static void set_port_value(const char *symbol, void *user_data, const void *valu
 		         type);
 		return;
 	}
-	const int id = daw_port_by_symbol(ctx->h->v, symbol);
+	const int id = test_port_by_symbol(ctx->h->v, symbol);
 	if (id < 0 || pendula_ports[id].kind != PK_CONTROL_IN) {
 		ctx->unknown++;
 		snprintf(ctx->first_problem, sizeof ctx->first_problem, "unknown port %s", symbol);
@@ -178,7 +175,7 @@ static DawHost *host_with_preset(pendula_variant v, const preset_info *p, restor
 	DawHost *h = daw_host_new(v, RATE, false);
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->h = h;
-	LilvState *state = lilv_state_new_from_world(daw_world, &daw_map, p->uri);
+	LilvState *state = lilv_state_new_from_world(daw_world, &lv2th_map, p->uri);
 	CHECK(state != NULL, "%s: lilv_state_new_from_world failed", p->slug);
 	if (state) {
 		lilv_state_restore(state, h->inst, set_port_value, ctx, 0, NULL);
@@ -201,6 +198,15 @@ static DawHost *load(pendula_variant v, const char *slug)
 	return h;
 }
 
+/* load(), then activated (NULL if the preset did not load). */
+static DawHost *load_activated(pendula_variant v, const char *slug)
+{
+	DawHost *h = load(v, slug);
+	if (h)
+		daw_activate(h);
+	return h;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Streaming statistics of a run                                           */
 
@@ -216,10 +222,16 @@ typedef struct {
 	bool finite;
 } run_stats;
 
+/* Angle outputs of the host's model: 2 (double pendulum) or 4. */
+static int n_angles(const DawHost *h)
+{
+	return h->v == PENDULA_VARIANT_DOUBLE || h->v == PENDULA_VARIANT_DOUBLE_CV ? 2 : 4;
+}
+
 static void stats_init(run_stats *s, const DawHost *h)
 {
 	memset(s, 0, sizeof(*s));
-	s->n_theta = h->v == PENDULA_VARIANT_DOUBLE || h->v == PENDULA_VARIANT_DOUBLE_CV ? 2 : 4;
+	s->n_theta = n_angles(h);
 	for (int k = 0; k < 4; ++k) {
 		s->min[k] = 1e30;
 		s->max[k] = -1e30;
@@ -292,8 +304,7 @@ static void render_stats(DawHost *h, double seconds, double from, run_stats *s)
  * run in lockstep. */
 static double divergence(DawHost *a, DawHost *b, double seconds)
 {
-	const int n_theta =
-	    a->v == PENDULA_VARIANT_DOUBLE || a->v == PENDULA_VARIANT_DOUBLE_CV ? 2 : 4;
+	const int n_theta = n_angles(a);
 	double worst = 0.0;
 	int64_t left = (int64_t)(seconds * RATE);
 	while (left > 0) {
@@ -356,15 +367,25 @@ static double preset_divergence(const char *slug, double seconds)
 	return d;
 }
 
+/* The preset on the double pendulum run for `seconds`: its statistics and
+ * its flip energy; false if it did not load. */
+static bool run_double_preset(const char *slug, double seconds, double *flip, run_stats *s)
+{
+	DawHost *h = load_activated(PENDULA_VARIANT_DOUBLE, slug);
+	if (!h)
+		return false;
+	*flip = double_flip_energy(h);
+	render_stats(h, seconds, 0.0, s);
+	daw_host_free(h);
+	return true;
+}
+
 static void check_gentle_sway(void)
 {
-	DawHost *h = load(PENDULA_VARIANT_DOUBLE, "gentle-sway");
-	if (!h)
-		return;
-	daw_activate(h);
-	const double flip = double_flip_energy(h);
+	double flip;
 	run_stats s;
-	render_stats(h, 120.0, 0.0, &s);
+	if (!run_double_preset("gentle-sway", 120.0, &flip, &s))
+		return;
 	printf("\n    flip energy %.4f; energy %.4f..%.4f; |theta| max %.3f / %.3f pi; flips %d/%d",
 	       flip, s.e_min, s.e_max, fmax(-s.min[0], s.max[0]), fmax(-s.min[1], s.max[1]),
 	       s.flips[0], s.flips[1]);
@@ -375,7 +396,6 @@ static void check_gentle_sway(void)
 	for (int k = 0; k < 2; ++k)
 		CHECK(s.max[k] < 0.9 && s.min[k] > -0.9, "|theta%d| reached %.3f pi", k + 1,
 		      fmax(-s.min[k], s.max[k]));
-	daw_host_free(h);
 	const double d = preset_divergence("gentle-sway", 90.0);
 	printf("; 1e-4 deg apart -> %.3g rad after 90 s", d);
 	CHECK(d >= 0.0 && d < 1e-3, "regular motion diverged to %.3g rad", d);
@@ -383,13 +403,10 @@ static void check_gentle_sway(void)
 
 static void check_edge_of_chaos(void)
 {
-	DawHost *h = load(PENDULA_VARIANT_DOUBLE, "edge-of-chaos");
-	if (!h)
-		return;
-	daw_activate(h);
-	const double flip = double_flip_energy(h);
+	double flip;
 	run_stats s;
-	render_stats(h, 120.0, 0.0, &s);
+	if (!run_double_preset("edge-of-chaos", 120.0, &flip, &s))
+		return;
 	printf("\n    flip energy %.4f; energy %.4f..%.4f; flips %d/%d", flip, s.e_min, s.e_max,
 	       s.flips[0], s.flips[1]);
 	CHECK(s.finite, "non-finite output");
@@ -397,7 +414,6 @@ static void check_edge_of_chaos(void)
 	CHECK(s.e_max > 0.8 * flip, "energy %.4f is not near the flip energy %.4f", s.e_max, flip);
 	CHECK(s.flips[0] == 0 && s.flips[1] == 0, "an arm flipped (%d, %d)", s.flips[0],
 	      s.flips[1]);
-	daw_host_free(h);
 	const double d = preset_divergence("edge-of-chaos", 90.0);
 	printf("; 1e-4 deg apart -> %.3g rad within 90 s", d);
 	CHECK(d > 0.3, "no sensitive dependence: 1e-4 deg grew only to %.3g rad", d);
@@ -405,19 +421,15 @@ static void check_edge_of_chaos(void)
 
 static void check_full_chaos(void)
 {
-	DawHost *h = load(PENDULA_VARIANT_DOUBLE, "full-chaos");
-	if (!h)
-		return;
-	daw_activate(h);
-	const double flip = double_flip_energy(h);
+	double flip;
 	run_stats s;
-	render_stats(h, 60.0, 0.0, &s);
+	if (!run_double_preset("full-chaos", 60.0, &flip, &s))
+		return;
 	printf("\n    flip energy %.4f; energy %.4f; flips in 60 s: %d / %d", flip, s.e_first,
 	       s.flips[0], s.flips[1]);
 	CHECK(s.finite, "non-finite output");
 	CHECK(s.e_first > flip, "energy %.4f below the flip energy %.4f", s.e_first, flip);
 	CHECK(s.flips[0] >= 3 && s.flips[1] >= 3, "too few flips: %d, %d", s.flips[0], s.flips[1]);
-	daw_host_free(h);
 	const double d = preset_divergence("full-chaos", 30.0);
 	printf("; 1e-4 deg apart -> %.3g rad within 30 s", d);
 	CHECK(d > 1.0, "1e-4 deg grew only to %.3g rad", d);
@@ -485,10 +497,9 @@ static void check_slow_envelope(void)
 
 static void check_kapitza(void)
 {
-	DawHost *h = load(PENDULA_VARIANT_PARALLEL, "kapitza-upright");
+	DawHost *h = load_activated(PENDULA_VARIANT_PARALLEL, "kapitza-upright");
 	if (!h)
 		return;
-	daw_activate(h);
 	const double g = h->control[P_GRAVITY], m1 = h->control[P_M1], c1 = h->control[P_C1];
 	const double omega = 2.0 * DAW_PI * h->control[P_PIVOT_Y_FREQ];
 	const double omega0 = sqrt(m1 * g * c1 / inertia_o1(h));
@@ -577,10 +588,9 @@ static void check_parametric(void)
 
 static void check_chaos_man_four(void)
 {
-	DawHost *h = load(PENDULA_VARIANT_PARALLEL, "chaos-man-four");
+	DawHost *h = load_activated(PENDULA_VARIANT_PARALLEL, "chaos-man-four");
 	if (!h)
 		return;
-	daw_activate(h);
 	CHECK(h->control[P_N_BODIES] == 4, "n_bodies %g, not 4", (double)h->control[P_N_BODIES]);
 	run_stats s;
 	render_stats(h, 60.0, 0.0, &s);
@@ -715,10 +725,9 @@ static void check_oscillator(void)
 
 static void check_windmill(void)
 {
-	DawHost *h = load(PENDULA_VARIANT_PARALLEL, "windmill-ramp");
+	DawHost *h = load_activated(PENDULA_VARIANT_PARALLEL, "windmill-ramp");
 	if (!h)
 		return;
-	daw_activate(h);
 	const double sigma = h->control[P_SIGMA1], lambda = h->control[P_LAMBDA1];
 	const double g = h->control[P_GRAVITY], m1 = h->control[P_M1], c1 = h->control[P_C1];
 	const double bound = sigma / (2.0 * DAW_PI * lambda); /* turns per second, at most */
@@ -786,7 +795,7 @@ static void test_library(void)
 			CHECK(ctx.n_values >= 10 && !ctx.unknown && !ctx.out_of_range &&
 			          !ctx.bad_type,
 			      "%s on %s: %u values, %u unknown, %u out of range, %u bad type (%s)",
-			      p->slug, daw_variant_names[v], ctx.n_values, ctx.unknown,
+			      p->slug, lv2th_variant_names[v], ctx.n_values, ctx.unknown,
 			      ctx.out_of_range, ctx.bad_type, ctx.first_problem);
 			daw_host_free(h);
 		}
@@ -825,8 +834,8 @@ static void test_cv_variants(void)
 				if (!isfinite(a->rec[id][f]))
 					finite = false;
 		}
-		CHECK(same, "%s: %s and %s differ", p->slug, daw_variant_names[va],
-		      daw_variant_names[vc]);
+		CHECK(same, "%s: %s and %s differ", p->slug, lv2th_variant_names[va],
+		      lv2th_variant_names[vc]);
 		CHECK(finite, "%s: non-finite output", p->slug);
 		daw_host_free(a);
 		daw_host_free(c);
@@ -840,11 +849,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	daw_map_urids();
-	urid_float = daw_map_uri(NULL, LV2_ATOM__Float);
-	urid_double = daw_map_uri(NULL, LV2_ATOM__Double);
-	urid_int = daw_map_uri(NULL, LV2_ATOM__Int);
-	urid_long = daw_map_uri(NULL, LV2_ATOM__Long);
-	urid_bool = daw_map_uri(NULL, LV2_ATOM__Bool);
+	urid_float = lv2th_map_uri(NULL, LV2_ATOM__Float);
+	urid_double = lv2th_map_uri(NULL, LV2_ATOM__Double);
+	urid_int = lv2th_map_uri(NULL, LV2_ATOM__Int);
+	urid_long = lv2th_map_uri(NULL, LV2_ATOM__Long);
+	urid_bool = lv2th_map_uri(NULL, LV2_ATOM__Bool);
 	if (!daw_world_load(argv[1])) {
 		daw_world_free();
 		return 1;
@@ -859,14 +868,9 @@ int main(int argc, char **argv)
 	CU_pSuite beh = CU_add_suite("claims", NULL, NULL);
 	for (size_t c = 0; c < N_CLAIMS; ++c)
 		CU_add_test(beh, claims[c].slug, claims[c].check);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	const unsigned run = CU_get_number_of_tests_run();
-	CU_cleanup_registry();
+	const int status = lv2th_run_tests("test_presets");
 	for (size_t i = 0; i < n_presets; ++i)
 		lilv_node_free(presets[i].uri);
 	daw_world_free();
-	printf("\ntest_presets: %u tests run, %u failures\n", run, failures);
-	return failures || run == 0 ? 1 : 0;
+	return status;
 }

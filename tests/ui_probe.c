@@ -36,6 +36,7 @@
  */
 #include "draw.h"
 #include "ports.h"
+#include "test_common.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -176,15 +177,6 @@ static void scene_from_values(const port_values *pv, pendula_scene *s)
 	s->energy = v[P_CTL_ENERGY];
 }
 
-static int port_by_symbol(pendula_variant v, const char *sym)
-{
-	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
-		    !strcmp(pendula_ports[id].symbol, sym))
-			return id;
-	return -1;
-}
-
 static int variant_of_name(const char *name, port_values *pv)
 {
 	if (!strcmp(name, "double"))
@@ -193,10 +185,7 @@ static int variant_of_name(const char *name, port_values *pv)
 		pv->variant = PENDULA_VARIANT_PARALLEL;
 	else
 		return 0;
-	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		pv->value[id] = pendula_ports[id].kind == PK_CONTROL_IN
-		                    ? pendula_port_default(pv->variant, (pendula_port_id)id)
-		                    : 0.0f;
+	test_control_defaults(pv->variant, pv->value);
 	return 1;
 }
 
@@ -236,7 +225,7 @@ static int point(int argc, char **argv)
 		float val;
 		if (sscanf(line, "%127s = %f", sym, &val) != 2)
 			continue;
-		const int id = port_by_symbol(pv.variant, sym);
+		const int id = test_port_by_symbol(pv.variant, sym);
 		if (id >= 0)
 			pv.value[id] = val;
 	}
@@ -333,7 +322,7 @@ static int check(int argc, char **argv)
 		float val;
 		if (sscanf(line, "%127s = %f", sym, &val) != 2)
 			continue;
-		const int id = port_by_symbol(pv.variant, sym);
+		const int id = test_port_by_symbol(pv.variant, sym);
 		if (id < 0)
 			continue;
 		pv.value[id] = val;

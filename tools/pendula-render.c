@@ -82,13 +82,21 @@ static _Noreturn void die_usage(const char *fmt, ...) PRINTF_LIKE(1, 2);
 static _Noreturn void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
 static void warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
+/* "PREFIX" + the message + a newline, on stderr. */
+static void vreport(const char *prefix, const char *fmt, va_list args) PRINTF_LIKE(2, 0);
+
+static void vreport(const char *prefix, const char *fmt, va_list args)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
+}
+
 static _Noreturn void die_usage(const char *fmt, ...)
 {
 	va_list args;
 	va_start(args, fmt);
-	fputs(PROG ": ", stderr);
-	vfprintf(stderr, fmt, args);
-	fputc('\n', stderr);
+	vreport(PROG ": ", fmt, args);
 	va_end(args);
 	exit(EXIT_USAGE);
 }
@@ -97,9 +105,7 @@ static _Noreturn void die(const char *fmt, ...)
 {
 	va_list args;
 	va_start(args, fmt);
-	fputs(PROG ": ", stderr);
-	vfprintf(stderr, fmt, args);
-	fputc('\n', stderr);
+	vreport(PROG ": ", fmt, args);
 	va_end(args);
 	exit(EXIT_FAILURE);
 }
@@ -108,9 +114,7 @@ static void warn(const char *fmt, ...)
 {
 	va_list args;
 	va_start(args, fmt);
-	fputs(PROG ": warning: ", stderr);
-	vfprintf(stderr, fmt, args);
-	fputc('\n', stderr);
+	vreport(PROG ": warning: ", fmt, args);
 	va_end(args);
 }
 
@@ -291,13 +295,19 @@ static const OptionSpec option_specs[] = {
     {"--plugin", OPT_PLUGIN, 1},
 };
 
+/* value itself, unless it is empty: "OPT: expected WHAT, got ''" (usage). */
+static const char *non_empty(const char *opt, const char *value, const char *what)
+{
+	if (!*value)
+		die_usage("%s: expected %s, got ''", opt, what);
+	return value;
+}
+
 static void set_plugin(Options *o, const char *name)
 {
 	if (o->plugin)
 		die_usage("more than one plugin given: '%s' and '%s'", o->plugin, name);
-	if (!*name)
-		die_usage("PLUGIN: expected a short name or URI, got ''");
-	o->plugin = name;
+	o->plugin = non_empty("PLUGIN", name, "a short name or URI");
 }
 
 static void parse_args(int argc, char **argv, Options *o)
@@ -353,9 +363,7 @@ static void parse_args(int argc, char **argv, Options *o)
 
 		switch (spec->id) {
 		case OPT_BUNDLE:
-			if (!*value)
-				die_usage("--bundle: expected a directory, got ''");
-			o->bundles[o->n_bundles++] = value;
+			o->bundles[o->n_bundles++] = non_empty(name, value, "a directory");
 			break;
 		case OPT_SET: {
 			const char *eq = strchr(value, '=');
@@ -371,9 +379,7 @@ static void parse_args(int argc, char **argv, Options *o)
 			break;
 		}
 		case OPT_PRESET:
-			if (!*value)
-				die_usage("--preset: expected a preset URI or label, got ''");
-			o->preset = value;
+			o->preset = non_empty(name, value, "a preset URI or label");
 			break;
 		case OPT_LIST_PRESETS:
 			o->list_presets = 1;
@@ -397,23 +403,17 @@ static void parse_args(int argc, char **argv, Options *o)
 			o->block_given = 1;
 			break;
 		case OPT_WAV:
-			if (!*value)
-				die_usage("--wav: expected a file name, got ''");
-			o->wav = value;
+			o->wav = non_empty(name, value, "a file name");
 			break;
 		case OPT_CSV:
-			if (!*value)
-				die_usage("--csv: expected a file name, got ''");
-			o->csv = value;
+			o->csv = non_empty(name, value, "a file name");
 			break;
 		case OPT_CSV_EVERY:
 			o->csv_every =
 			    parse_int_option("--csv-every", value, 1, 1000000000L, "a frame count");
 			break;
 		case OPT_PNG:
-			if (!*value)
-				die_usage("--png: expected a file name, got ''");
-			o->png = value;
+			o->png = non_empty(name, value, "a file name");
 			break;
 		case OPT_PNG_SIZE: {
 			int w = 0, h = 0, n = 0;
@@ -1358,6 +1358,21 @@ static void draw_strip(cairo_t *cr, const Layout *L, const Port *p, const Track 
 #undef YMAP
 }
 
+/* A bob: a disc filled with colour (final) or white, outlined in grey ink. */
+static void draw_bob(cairo_t *cr, double x, double y, double radius, int final, Rgb colour,
+                     double ink)
+{
+	cairo_arc(cr, x, y, radius, 0, 2 * M_PI);
+	if (final)
+		set_rgb(cr, colour, 1.0);
+	else
+		cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_fill_preserve(cr);
+	cairo_set_source_rgb(cr, ink, ink, ink);
+	cairo_set_line_width(cr, 1.2);
+	cairo_stroke(cr);
+}
+
 static void draw_config(cairo_t *cr, const Plane *pl, const double *theta, double sx, double cx,
                         double cy, int final)
 {
@@ -1380,17 +1395,9 @@ static void draw_config(cairo_t *cr, const Plane *pl, const double *theta, doubl
 		cairo_line_to(cr, PX(gx[1]), PY(gy[1]));
 		cairo_stroke(cr);
 		cairo_set_dash(cr, NULL, 0, 0.0);
-		for (int k = 0; k < 2; ++k) {
-			cairo_arc(cr, PX(gx[k]), PY(gy[k]), final ? 6.0 : 4.5, 0, 2 * M_PI);
-			if (final)
-				set_rgb(cr, k == 1 ? palette[4] : palette[0], 1.0);
-			else
-				cairo_set_source_rgb(cr, 1, 1, 1);
-			cairo_fill_preserve(cr);
-			cairo_set_source_rgb(cr, ink, ink, ink);
-			cairo_set_line_width(cr, 1.2);
-			cairo_stroke(cr);
-		}
+		for (int k = 0; k < 2; ++k)
+			draw_bob(cr, PX(gx[k]), PY(gy[k]), final ? 6.0 : 4.5, final,
+			         k == 1 ? palette[4] : palette[0], ink);
 	} else {
 		/* Body 1: the pivot joined to its centre of mass and to each hinge */
 		cairo_move_to(cr, PX(0.0), PY(0.0));
@@ -1410,15 +1417,8 @@ static void draw_config(cairo_t *cr, const Plane *pl, const double *theta, doubl
 		}
 		cairo_set_dash(cr, NULL, 0, 0.0);
 		for (int k = 0; k < pl->n_traces; ++k) {
-			cairo_arc(cr, PX(gx[k]), PY(gy[k]), final ? 5.5 : 4.0, 0, 2 * M_PI);
-			if (final)
-				set_rgb(cr, palette[k], 1.0);
-			else
-				cairo_set_source_rgb(cr, 1, 1, 1);
-			cairo_fill_preserve(cr);
-			cairo_set_source_rgb(cr, ink, ink, ink);
-			cairo_set_line_width(cr, 1.2);
-			cairo_stroke(cr);
+			draw_bob(cr, PX(gx[k]), PY(gy[k]), final ? 5.5 : 4.0, final, palette[k],
+			         ink);
 			if (k > 0) {
 				cairo_arc(cr, PX(ox[k]), PY(oy[k]), 2.5, 0, 2 * M_PI);
 				cairo_fill(cr);
@@ -1761,6 +1761,16 @@ static void check_features(const LilvPlugin *plugin, const char *const *supporte
 	lilv_nodes_free(required);
 }
 
+/* Closes an output (flushes it if stdout); err | any error in doing so. */
+static int close_output(FILE *f, int err)
+{
+	if (f != stdout)
+		err |= fclose(f);
+	else
+		err |= fflush(f);
+	return err;
+}
+
 static FILE *open_output(const char *opt, const char *path)
 {
 	FILE *f;
@@ -2084,11 +2094,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (csv) {
-		int err = ferror(csv);
-		if (csv != stdout)
-			err |= fclose(csv);
-		else
-			err |= fflush(csv);
+		const int err = close_output(csv, ferror(csv));
 		if (err) {
 			fprintf(stderr, PROG ": --csv: cannot write '%s'\n", o.csv);
 			status = EXIT_FAILURE;
@@ -2097,11 +2103,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (png) {
-		int err = draw_png(png, &layout, &h, &o, tracks, &plane, total);
-		if (png != stdout)
-			err |= fclose(png);
-		else
-			err |= fflush(png);
+		const int err =
+		    close_output(png, draw_png(png, &layout, &h, &o, tracks, &plane, total));
 		if (err) {
 			fprintf(stderr, PROG ": --png: cannot write '%s'\n", o.png);
 			status = EXIT_FAILURE;
