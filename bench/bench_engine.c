@@ -87,8 +87,9 @@ static double engine_energy_spread(const pendula_params *p, long frames, double 
 	return (hi - lo) / hi;
 }
 
-/* Classical RK4 on (theta, omega), one step of 1/48000 s per frame, with
- * the engine's own accelerations; writes the angle outputs. */
+/* Classical RK4 on (theta, omega), one step of 1/48000 s per frame, writing
+ * the angle outputs: with the closed-form accelerations for the double
+ * pendulum, the engine's own (arrowhead solve) for the parallel model. */
 typedef struct {
 	pendula_system sys;
 	double th[PENDULA_MAX_BODIES], w[PENDULA_MAX_BODIES];
@@ -101,30 +102,59 @@ static void rk4_init(rk4_lfo *r, const pendula_params *p)
 	memcpy(r->th, p->theta_init, sizeof(r->th));
 }
 
+/* Model A's accelerations in closed form (PHYSICS.md, after the note's eq.
+ * (25), corrected): what a hand-written RK4 LFO of the double pendulum
+ * would evaluate. */
+typedef struct {
+	double g, l1, l2, mu;
+} closed_form_a;
+
+static void accel_closed_form(const closed_form_a *c, const double *th, const double *w,
+                              double *acc)
+{
+	const double C = cos(th[0] - th[1]), S = sin(th[0] - th[1]);
+	const double s1 = sin(th[0]), s2 = sin(th[1]), den = c->mu - C * C;
+	acc[0] = (c->g * (s2 * C - c->mu * s1) - (c->l1 * w[0] * w[0] * C + c->l2 * w[1] * w[1]) * S) /
+	         (c->l1 * den);
+	acc[1] = (c->g * c->mu * (C * s1 - s2) + (c->mu * c->l1 * w[0] * w[0] + c->l2 * w[1] * w[1] * C) * S) /
+	         (c->l2 * den);
+}
+
+static closed_form_a rk4_closed;
+static int rk4_use_closed;
+
+static void rk4_accel(rk4_lfo *r, const double *th, const double *w, double *acc)
+{
+	if (rk4_use_closed)
+		accel_closed_form(&rk4_closed, th, w, acc);
+	else
+		pendula_accel(&r->sys, th, w, 0, 0, acc);
+}
+
 static void rk4_frame(rk4_lfo *r, double h, float *out)
 {
 	const int n = r->sys.n;
 	double k1t[4], k1w[4], k2t[4], k2w[4], k3t[4], k3w[4], k4t[4], k4w[4], t[4], w[4];
 	memcpy(k1t, r->w, sizeof(k1t));
-	pendula_accel(&r->sys, r->th, r->w, 0, 0, k1w);
+	rk4_accel(r, r->th, r->w, k1w);
 	for (int k = 0; k < n; ++k) {
 		t[k] = r->th[k] + 0.5 * h * k1t[k];
 		w[k] = r->w[k] + 0.5 * h * k1w[k];
 	}
 	memcpy(k2t, w, sizeof(k2t));
-	pendula_accel(&r->sys, t, w, 0, 0, k2w);
+	rk4_accel(r, t, w, k2w);
 	for (int k = 0; k < n; ++k) {
 		t[k] = r->th[k] + 0.5 * h * k2t[k];
 		w[k] = r->w[k] + 0.5 * h * k2w[k];
 	}
 	memcpy(k3t, w, sizeof(k3t));
-	pendula_accel(&r->sys, t, w, 0, 0, k3w);
+	rk4_accel(r, t, w, k3w);
 	for (int k = 0; k < n; ++k) {
 		t[k] = r->th[k] + h * k3t[k];
 		w[k] = r->w[k] + h * k3w[k];
 	}
 	memcpy(k4t, w, sizeof(k4t));
-	pendula_accel(&r->sys, t, w, 0, 0, k4w);
+	rk4_accel(r, t, w, k4w);
 	for (int k = 0; k < n; ++k) {
 		r->th[k] += h / 6 * (k1t[k] + 2 * k2t[k] + 2 * k3t[k] + k4t[k]);
 		r->w[k] += h / 6 * (k1w[k] + 2 * k2w[k] + 2 * k3w[k] + k4w[k]);
@@ -183,6 +213,11 @@ int main(int argc, char **argv)
 		pendula_params p;
 		pendula_params_default(&p, cases[c].model);
 		p.n_bodies = cases[c].n;
+		rk4_use_closed = cases[c].model == PENDULA_MODEL_DOUBLE;
+		rk4_closed.g = p.gravity;
+		rk4_closed.l1 = p.l[0];
+		rk4_closed.l2 = p.l[1];
+		rk4_closed.mu = (p.m[0] + p.m[1]) / p.m[1];
 		double spf;
 		const double ns = engine_ns_per_frame(&p, time_frames);
 		const double spread = engine_energy_spread(&p, spread_frames, &spf);
