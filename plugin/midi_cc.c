@@ -141,7 +141,19 @@ static unsigned output_frame(pendula_cc *enc, int i, float value, pendula_cc_msg
 		return 0; /* same code as last sent */
 	const bool pair = enc->bits14 && o->cc < CC_FIRST_WITHOUT_LSB;
 	const int32_t code = pendula_cc_code(o->map, value, enc->energy_max, pair);
-	if (code < 0 || code == o->last_code)
+	if (code == o->last_code) {
+		/* A value just outside the shrunk slice that still gives the last
+		 * code (0.0, a body at rest, sits exactly on a boundary): the
+		 * mapping is monotone, so everything between it and the slice
+		 * gives that code too.  Widen the slice, or such a value would
+		 * take this path at every frame. */
+		if (value < o->keep_lo)
+			o->keep_lo = value;
+		else if (value >= o->keep_hi)
+			o->keep_hi = nextafter((double)value, INFINITY);
+		return 0;
+	}
+	if (code < 0)
 		return 0;
 	keep_interval(o, code, enc->energy_max, pair ? 16384.0 : 128.0);
 	o->last_code = code;
