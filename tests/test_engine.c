@@ -1188,6 +1188,81 @@ static void test_stiff_and_extreme(void)
 	}
 }
 
+/* A value of port id drawn inside its declared range (log-uniform for
+ * logarithmic ports), as a host may send it. */
+static double random_in_port_range(pendula_port_id id)
+{
+	const pendula_port_info *info = &pendula_ports[id];
+	const double u = rand() / (double)RAND_MAX;
+	if ((info->flags & PF_LOG) && info->min > 0)
+		return info->min * pow(info->max / info->min, u);
+	return info->min + (info->max - info->min) * u;
+}
+
+static void test_random_settings_in_range(void)
+{
+	/* SPEC.md: every combination of values inside the declared ranges runs
+	 * stably.  200 random settings of both models, 0.1 s each at 48 kHz:
+	 * outputs finite and in range, no restart, the work cap respected. */
+	srand(2026);
+	int bad = 0, restarts = 0, capped_cases = 0;
+	for (int c = 0; c < 200; ++c) {
+		const pendula_model model = (pendula_model)(c % 2);
+		pendula_params p;
+		pendula_params_default(&p, model);
+		static const pendula_port_id m_ids[NB] = {P_M1, P_M2, P_M3, P_M4};
+		static const pendula_port_id c_ids[NB] = {P_C1, P_C2, P_C3, P_C4};
+		static const pendula_port_id i_ids[NB] = {P_INERTIA1, P_INERTIA2, P_INERTIA3, P_INERTIA4};
+		static const pendula_port_id b_ids[NB] = {P_B2, P_B2, P_B3, P_B4};
+		static const pendula_port_id beta_ids[NB] = {P_BETA2, P_BETA2, P_BETA3, P_BETA4};
+		static const pendula_port_id l_ids[NB] = {P_LAMBDA1, P_LAMBDA2, P_LAMBDA3, P_LAMBDA4};
+		static const pendula_port_id s_ids[NB] = {P_SIGMA1, P_SIGMA2, P_SIGMA3, P_SIGMA4};
+		static const pendula_port_id t_ids[NB] = {P_THETA1_INIT, P_THETA2_INIT, P_THETA3_INIT,
+		                                         P_THETA4_INIT};
+		p.time_scale = random_in_port_range(P_TIME_SCALE);
+		p.gravity = random_in_port_range(P_GRAVITY);
+		p.n_bodies = 1 + rand() % NB;
+		for (int k = 0; k < NB; ++k) {
+			p.m[k] = random_in_port_range(m_ids[k]);
+			p.c[k] = random_in_port_range(c_ids[k]);
+			p.inertia[k] = random_in_port_range(i_ids[k]);
+			p.b[k] = random_in_port_range(b_ids[k]);
+			p.beta[k] = random_in_port_range(beta_ids[k]) * DEG;
+			/* half the cases undamped, torque-free: the hardest for energy */
+			p.lambda[k] = c % 4 < 2 ? random_in_port_range(l_ids[k]) : 0.0;
+			p.sigma[k] = c % 4 < 2 ? random_in_port_range(s_ids[k]) : 0.0;
+			p.theta_init[k] = random_in_port_range(t_ids[k]) * DEG;
+		}
+		p.l[0] = random_in_port_range(P_L1);
+		p.l[1] = random_in_port_range(P_L2);
+		if (c % 3 == 0) {
+			p.pivot_x_amp = random_in_port_range(P_PIVOT_X_AMP);
+			p.pivot_x_freq = random_in_port_range(P_PIVOT_X_FREQ);
+			p.pivot_y_amp = random_in_port_range(P_PIVOT_Y_AMP);
+			p.pivot_y_freq = random_in_port_range(P_PIVOT_Y_FREQ);
+		}
+		pendula_engine *e = pendula_engine_new(48000, &p);
+		float th[NB][4800], tx[4800], ty[4800], en[4800];
+		pendula_outputs o = {{th[0], th[1], th[2], th[3]}, tx, ty, en};
+		pendula_engine_run(e, 4800, &o);
+		for (int i = 0; i < 4800; ++i) {
+			for (int k = 0; k < NB; ++k)
+				bad += !(th[k][i] >= -1.0f && th[k][i] < 1.0f);
+			bad += !isfinite(tx[i]) || !isfinite(ty[i]) || !isfinite(en[i]);
+		}
+		pendula_stats st;
+		pendula_engine_stats(e, &st);
+		restarts += (int)st.restarts;
+		capped_cases += st.capped_frames > 0;
+		CU_ASSERT(st.steps <= (uint64_t)st.max_steps_per_frame * st.frames + 1);
+		pendula_engine_free(e);
+	}
+	printf("  200 random settings: %d bad samples, %d restarts, %d cases at the work cap\n",
+	       bad, restarts, capped_cases);
+	CU_ASSERT(bad == 0);
+	CU_ASSERT(restarts == 0);
+}
+
 static void test_non_finite_restarts(void)
 {
 	/* Outside every declared range: a torque that overflows the state.  The
@@ -1264,6 +1339,7 @@ int main(void)
 	CU_add_test(s, "smooth output, continuous parameter changes", test_smooth_and_continuous);
 	CU_add_test(s, "bodies added while running", test_bodies_added);
 	CU_add_test(s, "stiff and extreme settings", test_stiff_and_extreme);
+	CU_add_test(s, "random settings inside the ranges", test_random_settings_in_range);
 	CU_add_test(s, "non-finite state restarts", test_non_finite_restarts);
 	CU_add_test(s, "no subnormals", test_no_subnormals);
 	CU_add_test(s, "memory", test_memory);
