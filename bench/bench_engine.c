@@ -102,7 +102,7 @@ static void rk4_init(rk4_lfo *r, const pendula_params *p)
 	memcpy(r->th, p->theta_init, sizeof(r->th));
 }
 
-/* Model A's accelerations in closed form (PHYSICS.md, after the note's eq.
+/* Model A's accelerations in closed form (after the note's eq.
  * (25), corrected): what a hand-written RK4 LFO of the double pendulum
  * would evaluate. */
 typedef struct {
@@ -158,7 +158,7 @@ static void rk4_frame(rk4_lfo *r, double h, float *out)
 	for (int k = 0; k < n; ++k) {
 		r->th[k] += h / 6 * (k1t[k] + 2 * k2t[k] + 2 * k3t[k] + k4t[k]);
 		r->w[k] += h / 6 * (k1w[k] + 2 * k2w[k] + 2 * k3w[k] + k4w[k]);
-		if (r->th[k] >= PI || r->th[k] < -PI) /* wrapped, as PHYSICS.md advises */
+		if (r->th[k] >= PI || r->th[k] < -PI) /* wrapped: unwrapped angles wander and lose precision */
 			r->th[k] -= 2 * PI * floor((r->th[k] + PI) / (2 * PI));
 		out[k] = (float)(r->th[k] / PI);
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Pendula LV2 glue: the four plugins of SPEC.md (double, double-cv, parallel,
+ * Pendula LV2 glue: the four plugins of README.md (double, double-cv, parallel,
  * parallel-cv) in one shared object.  Thin on purpose: map ports, read and
  * clamp controls, smooth the physical ones, call the engine, write outputs.
  * The physics lives in engine/pendula_engine.c, the port table in ports.h.
@@ -214,7 +214,7 @@ static const LV2_Descriptor descriptors[PENDULA_N_VARIANTS];
 /* ---------------------------------------------------------------------- */
 /* Controls                                                                */
 
-/* The SPEC.md bad-input rule: NaN -> default, clamp to the declared range
+/* The README.md bad-input rule: NaN -> default, clamp to the declared range
  * (which also catches +-inf); integer ports round, toggles become 0 or 1. */
 static float sanitize_control(const Pendula *self, pendula_port_id id, float v)
 {
@@ -342,7 +342,7 @@ static float angle_output(double theta)
 	if (v >= 1.0 || v < -1.0)
 		v -= 2.0 * floor((v + 1.0) * 0.5);
 	float f = (float)v;
-	if (f >= 1.0f || f < -1.0f) /* SPEC.md: a value rounding to 1 is -1 */
+	if (f >= 1.0f || f < -1.0f) /* README.md: a value rounding to 1 is -1 */
 		f = -1.0f;
 	return f;
 }
@@ -543,7 +543,7 @@ static void midi_end(Pendula *self)
 /* (midi_cc.c and tempo.c do the work; these functions connect them.)      */
 
 /* The control input carrying the controller number of each signal, and the
- * CC mapping of SPEC.md. */
+ * CC mapping of README.md. */
 static const pendula_port_id signal_cc_port[N_SIGNALS] = {
 	P_CC_THETA1, P_CC_THETA2, P_CC_THETA3, P_CC_THETA4,
 	P_CC_TIP_X,  P_CC_TIP_Y,  P_CC_ENERGY,
@@ -737,7 +737,7 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n)
 
 	pendula_engine_run(self->engine, n, &out);
 
-	/* SPEC.md: bodies beyond N output 0. */
+	/* README.md: bodies beyond N output 0. */
 	for (int k = self->n_bodies_pushed; k < PENDULA_MAX_BODIES; ++k)
 		if (self->chunk_signal[SIG_THETA1 + k])
 			memset(self->chunk_signal[SIG_THETA1 + k], 0, n * sizeof(float));

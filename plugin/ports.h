@@ -8,7 +8,7 @@
  * variant's port index is the position of the port among the entries whose
  * model mask includes that variant's model (see pendula_port_index()).
  *
- * Port symbols are a public contract (SPEC.md): once released they never
+ * Port symbols are a public contract (README.md): once released they never
  * change meaning.  New ports go to the END of the table (so the indices of
  * released ports stay put).
  */

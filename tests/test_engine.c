@@ -3,7 +3,7 @@
  * Physics tests of the Pendula engine (CUnit).
  *
  * Ground truth never comes from the engine's own output: every reference is
- * computed here from the equations of PHYSICS.md with code of its own
+ * computed here from the note's equations with code of its own
  * (positions-based potential, mass matrix from the note's formulas, finite
  * differences, a Jacobi eigen-solver, an RK4 of the linearised equation).
  */
@@ -23,7 +23,7 @@
 #define NB PENDULA_MAX_BODIES
 
 /* ------------------------------------------------------------------------ */
-/* Reference model, written from PHYSICS.md independently of the engine.    */
+/* Reference model, written from the note's equations independently of the engine. */
 
 typedef struct {
 	int n;
@@ -66,7 +66,7 @@ static ref_model ref_from_params(const pendula_params *p)
 	return r;
 }
 
-/* Centres of mass relative to the pivot, from the geometry of SPEC.md. */
+/* Centres of mass relative to the pivot, from the geometry of README.md. */
 static void ref_positions(const ref_model *r, const double *th, double *x, double *y)
 {
 	x[0] = r->c[0] * sin(th[0]);
@@ -89,7 +89,7 @@ static double ref_potential(const ref_model *r, const double *th, double acc_x, 
 	return u;
 }
 
-/* Mass matrix of PHYSICS.md, model B. */
+/* Mass matrix of the note's section 3 (model B). */
 static void ref_mass_matrix(const ref_model *r, const double *th, double R[NB][NB])
 {
 	memset(R, 0, sizeof(double) * NB * NB);
@@ -181,7 +181,7 @@ static void solve(int n, double A[NB][NB], double *b, double *x)
 	}
 }
 
-/* Accelerations from the Lagrange equations of PHYSICS.md, assembled with
+/* Accelerations from the Lagrange equations of the note, assembled with
  * finite differences of R(theta) and U(theta):
  *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
 static void ref_accel(const ref_model *r, const double *th, const double *w, double t,
@@ -460,7 +460,7 @@ static void test_defaults_match_port_table(void)
 
 static void test_modes_double_equal(void)
 {
-	/* PHYSICS.md: m1 = m2, l1 = l2 = l: w^2 = (2 -+ sqrt 2) g / l.  Check the
+	/* Linearised double pendulum, m1 = m2, l1 = l2 = l: w^2 = (2 -+ sqrt 2) g / l.  Check the
 	 * reference eigen-solver against that closed form too. */
 	pendula_params p = double_params(1, 1, 0.5, 0.5);
 	ref_model r = ref_from_params(&p);
@@ -818,7 +818,7 @@ static void test_accelerations_independent(void)
 	srand(12345);
 	double worst_a = 0.0, worst_b = 0.0;
 	for (int trial = 0; trial < 200; ++trial) {
-		/* Model A, closed form of PHYSICS.md (no damping, torque, forcing) */
+		/* Model A, closed form after the note's eq. (25), corrected (no damping, torque, forcing) */
 		pendula_params p = double_params(rand_in(0.1, 5), rand_in(0.1, 5), rand_in(0.1, 3),
 		                                 rand_in(0.1, 3));
 		pendula_system sys;
@@ -1201,7 +1201,7 @@ static double random_in_port_range(pendula_port_id id)
 
 static void test_random_settings_in_range(void)
 {
-	/* SPEC.md: every combination of values inside the declared ranges runs
+	/* README.md: every combination of values inside the declared ranges runs
 	 * stably.  200 random settings of both models, 0.1 s each at 48 kHz:
 	 * outputs finite and in range, no restart, the work cap respected. */
 	srand(2026);

@@ -706,7 +706,7 @@ static void test_small_oscillation(void)
 	const double sim = opt.quick ? 1.0 : 2.0;
 	if (is_double()) {
 		/* m1 = m2, l1 = l2 = l: omega^2 = (2 -+ sqrt 2) g / l, theta2 /
-		 * theta1 = +-sqrt 2 (PHYSICS.md). */
+		 * theta1 = +-sqrt 2 (the linearised equations). */
 		const double l = 0.1;
 		for (int mode = 0; mode < 2; ++mode) {
 			const double sign = mode ? -1.0 : 1.0;
@@ -740,7 +740,7 @@ static void test_small_oscillation(void)
 		host_free(h);
 	}
 	/* Parallel, N = 2, beta2 = 0 (equilibrium at theta = 0): R(0) and K
-	 * from PHYSICS.md, det(K - w^2 R) = 0, both modes, at time_scale 2. */
+	 * from the note's equations, det(K - w^2 R) = 0, both modes, at time_scale 2. */
 	{
 		const double m1 = 1.0, c1 = 0.2, i1 = 0.02, m2 = 0.25, b2 = 0.3, c2 = 0.25,
 		             i2 = 0.005, ts = 2.0;
@@ -818,7 +818,7 @@ static void test_energy_conserved(void)
 
 /* The energy output against E = T + U computed here from the angle outputs
  * (angular velocities by finite differences) with the default settings,
- * normalised as SPEC.md says: checks that `energy` is the physical energy. */
+ * normalised as README.md says: checks that `energy` is the physical energy. */
 static double unwrap_angle(const float *x, size_t i, double ref)
 {
 	double a = (double)x[i] * PI;
@@ -867,7 +867,7 @@ static double energy_from_angles(const Rec *r, size_t i, double dt)
 		beta[k] = pendula_port_default(v, betap[k]) * PI / 180.0;
 	}
 	/* R11 = I_O1 + sum m_k b_k^2, R1k = m_k b_k c_k cos(th1 + beta_k - thk),
-	 * Rkk = I_Gk + m_k c_k^2 (PHYSICS.md, model B) */
+	 * Rkk = I_Gk + m_k c_k^2 (the note's section 3, model B) */
 	double t = 0.5 * (in[0] + m[0] * c[0] * c[0]) * w[0] * w[0];
 	double u = -g * m[0] * c[0] * cos(th[0]);
 	double zx = m[0] * c[0], zy = 0.0, sum_mc = 0.0;

@@ -264,7 +264,7 @@ static void check_render(uint32_t w, uint32_t max_h)
 	CHECK(d <= 1.0, "%s %dx%d: marker at (%.2f, %.2f), expected (%.2f, %.2f) from the angles",
 	      lv2th_variant_names[cur], img->width, img->height, st.mx, st.my, ex, ey);
 
-	/* The conventions, independently of draw.c (SPEC.md): the marker's
+	/* The conventions, independently of draw.c (README.md): the marker's
 	 * offset from the pivot, in metres, with y up on the screen. */
 	const double *th = s.theta;
 	double wx, wy;

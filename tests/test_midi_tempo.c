@@ -3,7 +3,7 @@
  * Unit tests of the MIDI CC encoder (plugin/midi_cc.c) and the tempo follower
  * (plugin/tempo.c), both plain C without LV2:
  *
- *   cc_mapping      SPEC.md mapping: ends, centre, clipping, NaN, monotone,
+ *   cc_mapping      README.md mapping: ends, centre, clipping, NaN, monotone,
  *                   14-bit MSB = 7-bit code
  *   cc_on_change    a constant sends once; a change is sent at its frame
  *   cc_rate_limit   <= 1 update per output per ms at 44.1/48/96 kHz, and each

@@ -51,7 +51,7 @@ close() { # A B TOL
 	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
 }
 
-# The signal outputs of each plugin, in port order (SPEC.md).
+# The signal outputs of each plugin, in port order (README.md).
 outputs_of() {
 	case $1 in
 	double | double-cv) echo "theta1,theta2,tip_x,tip_y,energy" ;;

@@ -12,7 +12,7 @@
 /* ---------------------------------------------------------------------- */
 /* Geometry                                                                */
 
-/* Unit vector of a body at angle th (SPEC.md: from the downward vertical). */
+/* Unit vector of a body at angle th (README.md: from the downward vertical). */
 static pendula_xy dir(double th)
 {
 	pendula_xy d = {sin(th), -cos(th)};

@@ -5,7 +5,7 @@
  * (plugin/inline_display.c, an image surface) and the tests all use it.
  * Pure cairo and C: no X, no LV2, no engine.
  *
- * Conventions (SPEC.md): angles from the downward vertical, positive toward
+ * Conventions (README.md): angles from the downward vertical, positive toward
  * +x; y up.  A point at distance l on body k is at (l sin th_k, -l cos th_k)
  * from its hinge.  Parallel model: body 1 hangs on the pivot O1 with its
  * centre of mass G1 at distance c1; the hinge of body k is

@@ -3,7 +3,7 @@
  * Pendula physics engine.  See pendula_engine.h for the conventions and
  * ../../README.md ("How the engine works") for the design in prose.
  *
- * Equations (PHYSICS.md, the note's section 3, with its errata applied):
+ * Equations (the note's section 3, with its errata applied):
  *
  *   R11 = I_O1 + sum_k m_k b_k^2,  R1k = a_k C_k,  Rkk = J_k = I_Gk + m_k c_k^2
  *   a_k = m_k b_k c_k,  C_k = cos(th1 + beta_k - thk),  S_k = sin(...)
@@ -40,18 +40,12 @@
 #define TWO_PI 6.28318530717958647692
 
 /* Largest step, simulated seconds: 2^-9 s. */
-#ifndef H_MAX
 #define H_MAX (1.0 / 512.0)
-#endif
 /* Smallest step level: H_MAX 2^-J_MAX. */
 #define J_MAX 24
 /* Step-size factors: h <= KAPPA / rate for each kind of rate. */
-#ifndef KAPPA_SLOW
 #define KAPPA_SLOW 0.05   /* small-oscillation frequency and speed, rad */
-#endif
-#ifndef KAPPA_FORCE
 #define KAPPA_FORCE 0.1   /* forcing: about 63 steps per forcing period */
-#endif
 #define KAPPA_DAMP 1.0    /* damping rate: the composed decay per step is within 0.5 % of exact */
 /* Hysteresis before a step is allowed to grow again. */
 #define GROW_MARGIN 1.5
@@ -63,9 +57,7 @@
 #define MIN_STEPS_PER_FRAME 4
 #define MAX_ITERATIONS 10
 /* Fixed-point tolerance on the angle increment, rad. */
-#ifndef ITERATION_TOL
 #define ITERATION_TOL 1e-14
-#endif
 /* State values below this are flushed to zero (keeps out of subnormals). */
 #define FLUSH_BELOW 1e-30
 
@@ -211,7 +203,7 @@ void pendula_system_init(pendula_system *sys, const pendula_params *p)
 	sys->force_y_amp = dy * sys->omega_y * sys->omega_y;
 	sys->forced = sys->force_x_amp > 0.0 || sys->force_y_amp > 0.0;
 
-	/* SPEC.md: U_max - U_min = 2 g (|Z| + sum m_k c_k), floored at 1e-6 J. */
+	/* README.md: U_max - U_min = 2 g (|Z| + sum m_k c_k), floored at 1e-6 J. */
 	sys->energy_min = -g * (zabs + sum_mc);
 	sys->energy_range = 2.0 * g * (zabs + sum_mc);
 	if (!(sys->energy_range > 1e-6))
@@ -250,7 +242,6 @@ void pendula_system_init(pendula_system *sys, const pendula_params *p)
 	if (dy > 0.0 && sys->omega_y * h > KAPPA_FORCE)
 		h = KAPPA_FORCE / sys->omega_y;
 	sys->h_params = h;
-	sys->rate_bound = KAPPA_SLOW / h;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -945,7 +936,7 @@ static void next_step(pendula_engine *e)
 	e->st.t = e->clock_base + (double)(++e->clock_steps) * e->h;
 	e->stats.steps++;
 	/* A damped motion decays towards zero; keep it out of the subnormal
-	 * range, where arithmetic is slow (STYLE.md 6). */
+	 * range, where arithmetic is slow. */
 	for (int k = 0; k < e->sys.n; ++k) {
 		e->st.theta[k] = flush(e->st.theta[k]);
 		e->st.p[k] = flush(e->st.p[k]);
@@ -955,7 +946,7 @@ static void next_step(pendula_engine *e)
 	for (int ch = 0; ch < N_CH; ++ch)
 		finite &= isfinite(e->end_val[ch]) && isfinite(e->end_der[ch]);
 	if (!finite) {
-		/* Last resort (SPEC.md): a state that is no longer finite
+		/* Last resort (README.md): a state that is no longer finite
 		 * restarts from the initial state. */
 		e->stats.restarts++;
 		if (!e->restarting) {
@@ -1114,7 +1105,7 @@ static inline double poly_eval(const double *c, double u)
 static inline float angle_out(float v)
 {
 	v = v < -1.0f ? v + 2.0f : v;
-	v = v >= 1.0f ? v - 2.0f : v; /* SPEC.md: a value that rounds to 1 is -1 */
+	v = v >= 1.0f ? v - 2.0f : v; /* README.md: a value that rounds to 1 is -1 */
 	return v;
 }
 

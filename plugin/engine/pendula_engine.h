@@ -7,7 +7,7 @@
  * Plain C99, no LV2 header: the plugin glue, the tests, the benchmarks, the
  * render tool and the UI preview all use it.
  *
- * Conventions (SPEC.md): angles from the downward vertical, positive toward
+ * Conventions (README.md): angles from the downward vertical, positive toward
  * +x; y up; gravity -g y.  Simulated time t advances time_scale / sample_rate
  * per audio frame; frame 0 after a reset shows the initial state.
  *
@@ -50,7 +50,7 @@ typedef struct {
 	double theta_init[PENDULA_MAX_BODIES]; /* initial angles, rad */
 } pendula_params;
 
-/* Fills p with the documented defaults of the given model (SPEC.md). */
+/* Fills p with the documented defaults of the given model (README.md). */
 void pendula_params_default(pendula_params *p, pendula_model model);
 
 /* ------------------------------------------------------------------------ */
@@ -77,7 +77,6 @@ typedef struct {
 	double tip_scale;                   /* 1 / (l1 + l2) for the double pendulum */
 	int has_tip;
 	double h_params;                    /* largest step these settings allow, s */
-	double rate_bound;                  /* stiffness estimate used to pick the step, 1/s */
 	double inv_r_diag_max[PENDULA_MAX_BODIES]; /* bound on diag(R^-1) over all angles */
 } pendula_system;
 
@@ -102,7 +101,7 @@ void pendula_momentum(const pendula_system *sys, const double *theta,
 void pendula_accel(const pendula_system *sys, const double *theta,
                    const double *omega, double phase_x, double phase_y,
                    double *accel);
-/* E = T + U in the pivot frame, joules; and normalised per SPEC.md. */
+/* E = T + U in the pivot frame, joules; and normalised per README.md. */
 double pendula_energy(const pendula_system *sys, const double *theta,
                       const double *omega);
 double pendula_energy_normalised(const pendula_system *sys, double energy);
@@ -141,7 +140,7 @@ void pendula_engine_reset(pendula_engine *e);
  * given value (rad) at the next frame. */
 void pendula_engine_set_phase(pendula_engine *e, int axis, double phase);
 
-/* Per-frame outputs in plugin units (SPEC.md).  Any pointer may be NULL. */
+/* Per-frame outputs in plugin units (README.md).  Any pointer may be NULL. */
 typedef struct {
 	float *theta[PENDULA_MAX_BODIES]; /* wrapped angle / pi, in [-1, 1) */
 	float *tip_x, *tip_y;             /* double only: tip / (l1 + l2) */
