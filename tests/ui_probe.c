@@ -36,6 +36,7 @@
  */
 #include "draw.h"
 #include "ports.h"
+#include "scene_from_ports.h"
 #include "test_common.h"
 
 #include <math.h>
@@ -149,32 +150,7 @@ typedef struct {
 
 static void scene_from_values(const port_values *pv, pendula_scene *s)
 {
-	static const pendula_port_id mass[4] = {P_M1, P_M2, P_M3, P_M4};
-	static const pendula_port_id com[4] = {P_C1, P_C2, P_C3, P_C4};
-	static const pendula_port_id hinge[4] = {P_B2, P_B2, P_B3, P_B4};
-	static const pendula_port_id hinge_angle[4] = {P_BETA2, P_BETA2, P_BETA3, P_BETA4};
-	static const pendula_port_id theta[4] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
-	                                         P_CTL_THETA4};
-	const float *v = pv->value;
-	memset(s, 0, sizeof *s);
-	s->parallel = pendula_variant_model_mask(pv->variant) == PM_P;
-	s->n_bodies = s->parallel ? (int)lrintf(v[P_N_BODIES]) : 2;
-	s->l[0] = v[P_L1];
-	s->l[1] = v[P_L2];
-	for (int k = 0; k < 4; ++k) {
-		s->m[k] = v[mass[k]];
-		s->c[k] = v[com[k]];
-		if (k > 0) {
-			s->b[k] = v[hinge[k]];
-			s->beta[k] = v[hinge_angle[k]] * (PI / 180.0);
-		}
-		s->theta[k] = v[theta[k]] * PI;
-	}
-	s->pivot_x_amp = v[P_PIVOT_X_AMP];
-	s->pivot_y_amp = v[P_PIVOT_Y_AMP];
-	s->pivot_x = v[P_CTL_PIVOT_X];
-	s->pivot_y = v[P_CTL_PIVOT_Y];
-	s->energy = v[P_CTL_ENERGY];
+	test_scene_from_ports(pv->variant, pv->value, s);
 }
 
 static int variant_of_name(const char *name, port_values *pv)
