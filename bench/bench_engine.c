@@ -46,17 +46,17 @@ static volatile float sink;
  * output of the plugin written. */
 static double engine_ns_per_frame(const pendula_params *p, long frames)
 {
-	static float buf[7][BLOCK];
+	static float buf[PENDULA_N_CHANNELS][BLOCK];
 	pendula_outputs o;
 	memset(&o, 0, sizeof(o));
 	const int n = p->model == PENDULA_MODEL_DOUBLE ? 2 : p->n_bodies;
 	for (int k = 0; k < n; ++k)
-		o.theta[k] = buf[k];
+		o.ch[PENDULA_CH_THETA + k] = buf[PENDULA_CH_THETA + k];
 	if (p->model == PENDULA_MODEL_DOUBLE) {
-		o.tip_x = buf[4];
-		o.tip_y = buf[5];
+		o.ch[PENDULA_CH_TIP_X] = buf[PENDULA_CH_TIP_X];
+		o.ch[PENDULA_CH_TIP_Y] = buf[PENDULA_CH_TIP_Y];
 	}
-	o.energy = buf[6];
+	o.ch[PENDULA_CH_ENERGY] = buf[PENDULA_CH_ENERGY];
 	double runs[5];
 	for (int r = 0; r < 5; ++r) {
 		pendula_engine *e = pendula_engine_new(SR, p);

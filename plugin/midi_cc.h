@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-#define PENDULA_CC_MAX_OUTPUTS 8
+#define PENDULA_CC_MAX_OUTPUTS 32
 /* Messages one frame can produce: an MSB/LSB pair per output. */
 #define PENDULA_CC_MAX_MSGS    (2 * PENDULA_CC_MAX_OUTPUTS)
 

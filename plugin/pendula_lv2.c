@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Pendula LV2 glue: the four plugins of README.md (double, double-cv, parallel,
- * parallel-cv) in one shared object.  Thin on purpose: map ports, read and
- * clamp controls, smooth the physical ones, call the engine, write outputs.
- * The physics lives in engine/pendula_engine.c, the port table in ports.h.
+ * Pendula LV2 glue: every plugin of README.md (two per model of the registry)
+ * in one shared object.  Thin on purpose, and the same for every model: map
+ * ports, read and clamp controls, smooth the physical ones, call the engine,
+ * write outputs.  What each port means (which setting it fills, which
+ * control output mirrors a signal, which CC port sends it, which controls are
+ * smoothed or restart the motion) comes from the port table, ports.h; the
+ * physics lives in engine/.
  *
  * Real-time rules for run(): no allocation, lock, log or I/O; cost bounded
  * by A + B * frames (the engine caps its own work per frame).
@@ -43,57 +46,8 @@
 /* Time constant of the control smoothers, seconds of real (audio) time. */
 #define PENDULA_SMOOTH_TIME 0.020
 
-#define PENDULA_PI 3.14159265358979323846
-
-/* ---------------------------------------------------------------------- */
-/* Signal outputs                                                          */
-
-enum {
-	SIG_THETA1,
-	SIG_THETA2,
-	SIG_THETA3,
-	SIG_THETA4,
-	SIG_TIP_X,
-	SIG_TIP_Y,
-	SIG_ENERGY,
-	N_SIGNALS
-};
-
-static const pendula_port_id signal_port[N_SIGNALS] = {
-	P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3, P_OUT_THETA4,
-	P_OUT_TIP_X,  P_OUT_TIP_Y,  P_OUT_ENERGY,
-};
-
-/* Block-rate control output mirroring each signal output. */
-static const pendula_port_id signal_ctl_port[N_SIGNALS] = {
-	P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3, P_CTL_THETA4,
-	P_CTL_TIP_X,  P_CTL_TIP_Y,  P_CTL_ENERGY,
-};
-
-/* Controls smoothed by a one-pole (PENDULA_SMOOTH_TIME): the continuous
- * physical settings, whose jumps would kink the motion or click in an
- * oscillator.  Not smoothed: n_bodies (a count), the initial angles (they act
- * at a reset), reset, and the MIDI / tempo controls. */
-static const pendula_port_id smoothed_ports[] = {
-	P_TIME_SCALE,   P_GRAVITY,      P_M1,           P_M2,          P_M3,
-	P_M4,           P_L1,           P_L2,           P_C1,          P_C2,
-	P_C3,           P_C4,           P_INERTIA1,     P_INERTIA2,    P_INERTIA3,
-	P_INERTIA4,     P_B2,           P_B3,           P_B4,          P_BETA2,
-	P_BETA3,        P_BETA4,        P_LAMBDA1,      P_LAMBDA2,     P_LAMBDA3,
-	P_LAMBDA4,      P_SIGMA1,       P_SIGMA2,       P_SIGMA3,      P_SIGMA4,
-	P_PIVOT_X_AMP,  P_PIVOT_X_FREQ, P_PIVOT_Y_AMP,  P_PIVOT_Y_FREQ,
-};
-#define N_SMOOTHED (sizeof(smoothed_ports) / sizeof(smoothed_ports[0]))
-
-static const pendula_port_id mass_port[4] = {P_M1, P_M2, P_M3, P_M4};
-static const pendula_port_id com_port[4] = {P_C1, P_C2, P_C3, P_C4};
-static const pendula_port_id inertia_port[4] = {P_INERTIA1, P_INERTIA2, P_INERTIA3, P_INERTIA4};
-static const pendula_port_id hinge_port[4] = {P_M1 /* unused */, P_B2, P_B3, P_B4};
-static const pendula_port_id hinge_angle_port[4] = {P_M1 /* unused */, P_BETA2, P_BETA3, P_BETA4};
-static const pendula_port_id lambda_port[4] = {P_LAMBDA1, P_LAMBDA2, P_LAMBDA3, P_LAMBDA4};
-static const pendula_port_id sigma_port[4] = {P_SIGMA1, P_SIGMA2, P_SIGMA3, P_SIGMA4};
-static const pendula_port_id theta_init_port[4] = {P_THETA1_INIT, P_THETA2_INIT, P_THETA3_INIT,
-                                                   P_THETA4_INIT};
+/* Signal outputs a plugin may have (the CC encoder's limit). */
+#define MAX_SIGNALS PENDULA_CC_MAX_OUTPUTS
 
 /* ---------------------------------------------------------------------- */
 /* URIDs (the atom/time/MIDI ones serve the MIDI and tempo parts)          */
@@ -144,7 +98,6 @@ static void map_uris(LV2_URID_Map *map, pendula_uris *u)
 
 typedef struct {
 	pendula_variant variant;
-	pendula_model model;
 	double sample_rate;
 	pendula_engine *engine;
 
@@ -156,15 +109,29 @@ typedef struct {
 	/* Control inputs of this variant, global ids. */
 	pendula_port_id control_in[PENDULA_N_PORT_IDS];
 	uint32_t n_control_in;
-	bool has_signal[N_SIGNALS];
+	/* Smoothed controls (PF_SMOOTH) and the other settings (those with a
+	 * field in pendula_params), of this variant. */
+	pendula_port_id smoothed_in[PENDULA_N_PORT_IDS];
+	uint32_t n_smoothed;
+	pendula_port_id stepped_in[PENDULA_N_PORT_IDS];
+	uint32_t n_stepped;
+	/* Signal outputs of this variant, in table order: port id, engine
+	 * channel, control-output mirror, CC port (or P_NONE), CC mapping. */
+	int n_signals;
+	pendula_port_id signal[MAX_SIGNALS];
+	int signal_ch[MAX_SIGNALS];
+	int signal_mirror[MAX_SIGNALS];
+	int signal_cc[MAX_SIGNALS];
+	pendula_cc_map signal_map[MAX_SIGNALS];
 
 	/* This block's control inputs, clamped (global id). */
 	float control[PENDULA_N_PORT_IDS];
 
 	/* Smoothers: value moves toward control[] by smooth_coef per chunk. */
 	double smoothed[PENDULA_N_PORT_IDS];
-	bool is_smoothed[PENDULA_N_PORT_IDS];
 	double smooth_coef;
+	/* The stepped settings as last given to the engine. */
+	float stepped_last[PENDULA_N_PORT_IDS];
 
 	/* Frames since the last chunk boundary, in [0, PENDULA_CHUNK). */
 	uint32_t chunk_phase;
@@ -175,13 +142,13 @@ typedef struct {
 	bool restart_pending; /* set by activate(): restart at the first run() */
 	float prev_reset;
 
-	/* Values of the current chunk per signal: the host's buffer (offset
-	 * to the chunk) or, for an unconnected output, scratch.  NULL for a
-	 * signal the variant lacks.  Valid inside chunk_done(). */
-	float *chunk_signal[N_SIGNALS];
-	float scratch[N_SIGNALS][PENDULA_CHUNK];
+	/* The engine writes each chunk here, whatever the host connected: the
+	 * CC encoder reads the engine's own values (so it works the same with
+	 * outputs that are unconnected, NULL or share one buffer), and the
+	 * values are then copied to the host's buffers. */
+	float chunk_signal[MAX_SIGNALS][PENDULA_CHUNK];
 	/* Latest value of each signal output (for the control outputs). */
-	float signal_last[N_SIGNALS];
+	float signal_last[MAX_SIGNALS];
 
 	/* LV2 */
 	LV2_URID_Map *map;
@@ -198,7 +165,7 @@ typedef struct {
 
 	/* MIDI CC out and tempo sync (see "MIDI CC out, tempo sync") */
 	uint32_t midi_reserved; /* room the input MIDI not yet forwarded needs */
-	pendula_cc cc;          /* encoder, outputs indexed by SIG_* */
+	pendula_cc cc;          /* encoder, outputs indexed like signal[] */
 	bool cc_any;            /* some output is sent this block */
 	uint32_t cc_offset;     /* block frame of the chunk being encoded */
 	pendula_tempo tempo;    /* host transport, at the next frame to render */
@@ -209,7 +176,6 @@ typedef struct {
 	pendula_idpy *idpy;
 } Pendula;
 
-static const LV2_Descriptor descriptors[PENDULA_N_VARIANTS];
 
 /* ---------------------------------------------------------------------- */
 /* Controls                                                                */
@@ -246,18 +212,16 @@ static void read_controls(Pendula *self)
 /* The smoothers jump to their targets (activate, reset). */
 static void smoothers_snap(Pendula *self)
 {
-	for (size_t i = 0; i < N_SMOOTHED; ++i)
-		self->smoothed[smoothed_ports[i]] = self->control[smoothed_ports[i]];
+	for (uint32_t i = 0; i < self->n_smoothed; ++i)
+		self->smoothed[self->smoothed_in[i]] = self->control[self->smoothed_in[i]];
 }
 
 /* One chunk of the one-pole smoothers.  Returns true if a value moved. */
 static bool smoothers_advance(Pendula *self)
 {
 	bool moved = false;
-	for (size_t i = 0; i < N_SMOOTHED; ++i) {
-		const pendula_port_id id = smoothed_ports[i];
-		if (!self->is_smoothed[id])
-			continue;
+	for (uint32_t i = 0; i < self->n_smoothed; ++i) {
+		const pendula_port_id id = self->smoothed_in[i];
 		const double target = self->control[id];
 		double y = self->smoothed[id];
 		if (y == target)
@@ -273,54 +237,16 @@ static bool smoothers_advance(Pendula *self)
 	return moved;
 }
 
-static double deg_to_rad(double deg)
-{
-	return deg * (PENDULA_PI / 180.0);
-}
-
-static int n_bodies_of(const Pendula *self)
-{
-	if (self->model == PENDULA_MODEL_DOUBLE)
-		return 2;
-	return (int)self->control[P_N_BODIES];
-}
-
 static void tempo_sync_params(const Pendula *self, pendula_params *p);
 
-/* Engine settings from the smoothed and the unsmoothed controls. */
+/* Engine settings from the smoothed and the stepped controls. */
 static void build_params(const Pendula *self, pendula_params *p)
 {
-	const double *s = self->smoothed;
-	const int n_max = self->model == PENDULA_MODEL_DOUBLE ? 2 : PENDULA_MAX_BODIES;
-
-	pendula_params_default(p, self->model);
-	p->model = self->model;
-	p->n_bodies = n_bodies_of(self);
-	p->time_scale = s[P_TIME_SCALE];
-	p->gravity = s[P_GRAVITY];
-	for (int k = 0; k < n_max; ++k) {
-		p->m[k] = s[mass_port[k]];
-		p->lambda[k] = s[lambda_port[k]];
-		p->sigma[k] = s[sigma_port[k]];
-		p->theta_init[k] = deg_to_rad(self->control[theta_init_port[k]]);
-	}
-	if (self->model == PENDULA_MODEL_DOUBLE) {
-		p->l[0] = s[P_L1];
-		p->l[1] = s[P_L2];
-	} else {
-		for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
-			p->c[k] = s[com_port[k]];
-			p->inertia[k] = s[inertia_port[k]];
-		}
-		for (int k = 1; k < PENDULA_MAX_BODIES; ++k) {
-			p->b[k] = s[hinge_port[k]];
-			p->beta[k] = deg_to_rad(s[hinge_angle_port[k]]);
-		}
-	}
-	p->pivot_x_amp = s[P_PIVOT_X_AMP];
-	p->pivot_x_freq = s[P_PIVOT_X_FREQ];
-	p->pivot_y_amp = s[P_PIVOT_Y_AMP];
-	p->pivot_y_freq = s[P_PIVOT_Y_FREQ];
+	pendula_params_default(p, pendula_variant_model(self->variant));
+	for (uint32_t i = 0; i < self->n_smoothed; ++i)
+		pendula_param_set(p, self->smoothed_in[i], self->smoothed[self->smoothed_in[i]]);
+	for (uint32_t i = 0; i < self->n_stepped; ++i)
+		pendula_param_set(p, self->stepped_in[i], self->control[self->stepped_in[i]]);
 	tempo_sync_params(self, p);
 }
 
@@ -328,6 +254,8 @@ static void push_params(Pendula *self)
 {
 	build_params(self, &self->params);
 	self->n_bodies_pushed = self->params.n_bodies;
+	for (uint32_t i = 0; i < self->n_stepped; ++i)
+		self->stepped_last[self->stepped_in[i]] = self->control[self->stepped_in[i]];
 	pendula_engine_set_params(self->engine, &self->params);
 	self->params_dirty = false;
 }
@@ -335,16 +263,9 @@ static void push_params(Pendula *self)
 /* ---------------------------------------------------------------------- */
 /* Outputs                                                                 */
 
-/* Wrapped angle / pi in [-1, 1), as the engine writes the signal outputs. */
-static float angle_output(double theta)
+static bool is_angle_channel(int ch)
 {
-	double v = theta * (1.0 / PENDULA_PI);
-	if (v >= 1.0 || v < -1.0)
-		v -= 2.0 * floor((v + 1.0) * 0.5);
-	float f = (float)v;
-	if (f >= 1.0f || f < -1.0f) /* README.md: a value rounding to 1 is -1 */
-		f = -1.0f;
-	return f;
+	return ch >= PENDULA_CH_THETA && ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES;
 }
 
 /* signal_last from the engine's last frame (before any frame was run). */
@@ -352,12 +273,20 @@ static void signal_last_from_engine(Pendula *self)
 {
 	pendula_frame f;
 	pendula_engine_last(self->engine, &f);
-	const int n = n_bodies_of(self);
-	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-		self->signal_last[SIG_THETA1 + k] = k < n ? angle_output(f.theta[k]) : 0.0f;
-	self->signal_last[SIG_TIP_X] = (float)f.tip_x_norm;
-	self->signal_last[SIG_TIP_Y] = (float)f.tip_y_norm;
-	self->signal_last[SIG_ENERGY] = (float)f.energy;
+	for (int s = 0; s < self->n_signals; ++s) {
+		const int ch = self->signal_ch[s];
+		const int k = ch - PENDULA_CH_THETA;
+		float v = 0.0f;
+		if (is_angle_channel(ch))
+			v = k < self->n_bodies_pushed ? pendula_angle_output(f.theta[k]) : 0.0f;
+		else if (ch == PENDULA_CH_TIP_X)
+			v = (float)f.tip_x_norm;
+		else if (ch == PENDULA_CH_TIP_Y)
+			v = (float)f.tip_y_norm;
+		else if (ch == PENDULA_CH_ENERGY)
+			v = (float)f.energy;
+		self->signal_last[s] = v;
+	}
 }
 
 static void write_control_output(Pendula *self, pendula_port_id id, float v)
@@ -371,9 +300,10 @@ static void write_control_output(Pendula *self, pendula_port_id id, float v)
  * of each signal output), and the pivot position in metres. */
 static void write_control_outputs(Pendula *self)
 {
-	for (int s = 0; s < N_SIGNALS; ++s)
-		if (self->has_signal[s])
-			write_control_output(self, signal_ctl_port[s], self->signal_last[s]);
+	for (int s = 0; s < self->n_signals; ++s)
+		if (self->signal_mirror[s] != P_NONE)
+			write_control_output(self, (pendula_port_id)self->signal_mirror[s],
+			                     self->signal_last[s]);
 	pendula_frame f;
 	pendula_engine_last(self->engine, &f);
 	write_control_output(self, P_CTL_PIVOT_X, (float)f.pivot_x);
@@ -542,23 +472,13 @@ static void midi_end(Pendula *self)
 /* MIDI CC out, tempo sync, reset on transport start                       */
 /* (midi_cc.c and tempo.c do the work; these functions connect them.)      */
 
-/* The control input carrying the controller number of each signal, and the
- * CC mapping of README.md. */
-static const pendula_port_id signal_cc_port[N_SIGNALS] = {
-	P_CC_THETA1, P_CC_THETA2, P_CC_THETA3, P_CC_THETA4,
-	P_CC_TIP_X,  P_CC_TIP_Y,  P_CC_ENERGY,
-};
-static const pendula_cc_map signal_cc_map[N_SIGNALS] = {
-	PENDULA_CC_MAP_ANGLE, PENDULA_CC_MAP_ANGLE, PENDULA_CC_MAP_ANGLE, PENDULA_CC_MAP_ANGLE,
-	PENDULA_CC_MAP_TIP,   PENDULA_CC_MAP_TIP,   PENDULA_CC_MAP_ENERGY,
-};
 static const pendula_port_id sync_port[2] = {P_PIVOT_X_SYNC, P_PIVOT_Y_SYNC};
 
 /* instantiate() and activate(): nothing sent yet, transport unknown
  * (stopped), no sync. */
 static void midi_tempo_init(Pendula *self)
 {
-	pendula_cc_init(&self->cc, self->sample_rate, N_SIGNALS);
+	pendula_cc_init(&self->cc, self->sample_rate, self->n_signals);
 	pendula_tempo_init(&self->tempo, self->sample_rate);
 	self->position_event = false;
 	self->sync_hz[0] = self->sync_hz[1] = 0.0;
@@ -569,10 +489,12 @@ static void cc_configure(Pendula *self)
 {
 	pendula_cc_configure(&self->cc, (int)self->control[P_MIDI_CHANNEL],
 	                     self->control[P_CC_14BIT] >= 0.5f, self->control[P_ENERGY_MAX]);
-	for (int s = 0; s < N_SIGNALS; ++s)
+	for (int s = 0; s < self->n_signals; ++s)
 		pendula_cc_set_output(&self->cc, s,
-		                      self->has_signal[s] ? (int)self->control[signal_cc_port[s]] : -1,
-		                      signal_cc_map[s]);
+		                      self->signal_cc[s] != P_NONE
+		                          ? (int)self->control[self->signal_cc[s]]
+		                          : -1,
+		                      self->signal_map[s]);
 	self->cc_any = pendula_cc_any_enabled(&self->cc);
 }
 
@@ -612,8 +534,8 @@ static void cc_chunk(Pendula *self, uint32_t offset, uint32_t n)
 		pendula_cc_skip(&self->cc, n);
 		return;
 	}
-	const float *signals[N_SIGNALS];
-	for (int s = 0; s < N_SIGNALS; ++s)
+	const float *signals[MAX_SIGNALS];
+	for (int s = 0; s < self->n_signals; ++s)
 		signals[s] = self->chunk_signal[s];
 	self->cc_offset = offset;
 	pendula_cc_process(&self->cc, signals, n, cc_emit, self);
@@ -721,32 +643,41 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n)
 {
 	pendula_outputs out;
 	memset(&out, 0, sizeof(out));
-	for (int s = 0; s < N_SIGNALS; ++s) {
-		float *buf = NULL;
-		if (self->has_signal[s]) {
-			float *host = (float *)self->port[signal_port[s]];
-			buf = host ? host + offset : self->scratch[s];
-		}
-		self->chunk_signal[s] = buf;
-	}
-	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-		out.theta[k] = self->chunk_signal[SIG_THETA1 + k];
-	out.tip_x = self->chunk_signal[SIG_TIP_X];
-	out.tip_y = self->chunk_signal[SIG_TIP_Y];
-	out.energy = self->chunk_signal[SIG_ENERGY];
+	for (int s = 0; s < self->n_signals; ++s)
+		out.ch[self->signal_ch[s]] = self->chunk_signal[s];
 
 	pendula_engine_run(self->engine, n, &out);
 
-	/* README.md: bodies beyond N output 0. */
-	for (int k = self->n_bodies_pushed; k < PENDULA_MAX_BODIES; ++k)
-		if (self->chunk_signal[SIG_THETA1 + k])
-			memset(self->chunk_signal[SIG_THETA1 + k], 0, n * sizeof(float));
-
-	for (int s = 0; s < N_SIGNALS; ++s)
-		if (self->chunk_signal[s])
-			self->signal_last[s] = self->chunk_signal[s][n - 1];
+	for (int s = 0; s < self->n_signals; ++s) {
+		float *values = self->chunk_signal[s];
+		/* README.md: bodies beyond N output 0. */
+		const int k = self->signal_ch[s] - PENDULA_CH_THETA;
+		if (is_angle_channel(self->signal_ch[s]) && k >= self->n_bodies_pushed)
+			memset(values, 0, n * sizeof(float));
+		self->signal_last[s] = values[n - 1];
+		float *host = (float *)self->port[self->signal[s]];
+		if (host)
+			memcpy(host + offset, values, n * sizeof(float));
+	}
 
 	chunk_done(self, offset, n);
+}
+
+/* A stepped setting changed: an initial condition restarts the motion from
+ * the new initial state (so a preset chosen at run time starts its own
+ * motion); any other (e.g. the number of bodies) reaches the engine at the
+ * next chunk. */
+static void stepped_changes(Pendula *self)
+{
+	for (uint32_t i = 0; i < self->n_stepped; ++i) {
+		const pendula_port_id id = self->stepped_in[i];
+		if (self->control[id] == self->stepped_last[id])
+			continue;
+		if (pendula_ports[id].flags & PF_INITIAL)
+			self->restart_pending = true;
+		else
+			self->params_dirty = true;
+	}
 }
 
 static void run(LV2_Handle instance, uint32_t n_samples)
@@ -760,11 +691,10 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	const bool reset_edge = reset >= 0.5f && self->prev_reset < 0.5f;
 	self->prev_reset = reset;
 
+	stepped_changes(self);
 	if (self->restart_pending || reset_edge) {
 		self->restart_pending = false;
 		restart(self);
-	} else if (n_bodies_of(self) != self->n_bodies_pushed) {
-		self->params_dirty = true;
 	}
 
 	midi_begin(self);
@@ -800,6 +730,52 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 /* ---------------------------------------------------------------------- */
 /* LV2 plumbing                                                            */
 
+/* The variant's ports and their relations, from the port table. */
+static void ports_from_table(Pendula *self)
+{
+	const pendula_variant v = self->variant;
+	self->n_ports = pendula_port_count(v);
+	for (uint32_t i = 0; i < self->n_ports; ++i)
+		self->id_of_index[i] = (int16_t)pendula_port_id_at(v, i);
+	for (int i = 0; i < PENDULA_N_PORT_IDS; ++i) {
+		const pendula_port_id id = (pendula_port_id)i;
+		const pendula_port_info *info = &pendula_ports[id];
+		self->control[id] = pendula_port_default(v, id);
+		if (pendula_port_index(v, id) < 0)
+			continue;
+		if (info->kind == PK_CONTROL_IN) {
+			self->control_in[self->n_control_in++] = id;
+			if (info->flags & PF_SMOOTH)
+				self->smoothed_in[self->n_smoothed++] = id;
+			else if (info->param != PP_NONE)
+				self->stepped_in[self->n_stepped++] = id;
+		} else if (info->kind == PK_SIGNAL_OUT && self->n_signals < MAX_SIGNALS) {
+			const int s = self->n_signals++;
+			self->signal[s] = id;
+			self->signal_ch[s] = info->channel;
+			self->signal_mirror[s] =
+			    info->related != P_NONE &&
+			            pendula_port_index(v, (pendula_port_id)info->related) >= 0
+			        ? info->related
+			        : P_NONE;
+			self->signal_map[s] = (info->flags & PF_CC_ENERGY) ? PENDULA_CC_MAP_ENERGY
+			                      : is_angle_channel(info->channel) ? PENDULA_CC_MAP_ANGLE
+			                                                        : PENDULA_CC_MAP_TIP;
+			self->signal_cc[s] = P_NONE;
+		}
+	}
+	/* The CC port of each signal: the control input related to it. */
+	for (int i = 0; i < PENDULA_N_PORT_IDS; ++i) {
+		const pendula_port_info *info = &pendula_ports[i];
+		if (info->kind != PK_CONTROL_IN || info->related == P_NONE ||
+		    pendula_port_index(v, (pendula_port_id)i) < 0)
+			continue;
+		for (int s = 0; s < self->n_signals; ++s)
+			if (self->signal[s] == (pendula_port_id)info->related)
+				self->signal_cc[s] = i;
+	}
+}
+
 static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
                               const char *bundle_path, const LV2_Feature *const *features)
 {
@@ -821,7 +797,7 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 
 	/* The variant, by URI (a host may hand back a copy of the descriptor). */
 	int v = 0;
-	while (v < PENDULA_N_VARIANTS && strcmp(descriptor->URI, descriptors[v].URI))
+	while (v < PENDULA_N_VARIANTS && strcmp(descriptor->URI, pendula_variant_uris[v]))
 		++v;
 	if (v == PENDULA_N_VARIANTS)
 		return NULL;
@@ -830,29 +806,14 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	if (!self)
 		return NULL;
 	self->variant = (pendula_variant)v;
-	self->model = pendula_variant_model_mask(self->variant) == PM_D ? PENDULA_MODEL_DOUBLE
-	                                                                : PENDULA_MODEL_PARALLEL;
 	self->sample_rate = rate;
 	self->map = map;
 	self->logger = logger;
 	map_uris(map, &self->uris);
 	lv2_atom_forge_init(&self->forge, map);
+	ports_from_table(self);
 	midi_tempo_init(self);
 
-	self->n_ports = pendula_port_count(self->variant);
-	for (uint32_t i = 0; i < self->n_ports; ++i)
-		self->id_of_index[i] = (int16_t)pendula_port_id_at(self->variant, i);
-	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
-		const bool present = pendula_port_index(self->variant, (pendula_port_id)id) >= 0;
-		self->control[id] = pendula_port_default(self->variant, (pendula_port_id)id);
-		if (present && pendula_ports[id].kind == PK_CONTROL_IN)
-			self->control_in[self->n_control_in++] = (pendula_port_id)id;
-	}
-	for (size_t i = 0; i < N_SMOOTHED; ++i)
-		self->is_smoothed[smoothed_ports[i]] =
-		    pendula_port_index(self->variant, smoothed_ports[i]) >= 0;
-	for (int s = 0; s < N_SIGNALS; ++s)
-		self->has_signal[s] = pendula_port_index(self->variant, signal_port[s]) >= 0;
 	self->smooth_coef = 1.0 - exp(-(double)PENDULA_CHUNK / (PENDULA_SMOOTH_TIME * rate));
 
 	smoothers_snap(self);
@@ -916,16 +877,14 @@ static const void *extension_data(const char *uri)
 	return NULL;
 }
 
+#define PENDULA_X_DESCRIPTORS(id, slug, name, desc)                                               \
+	{PENDULA_URI_BASE #slug, instantiate, connect_port, activate,                               \
+	 run,                    deactivate,  cleanup,      extension_data},                        \
+	    {PENDULA_URI_BASE #slug "-cv", instantiate, connect_port, activate,                     \
+	     run,                          deactivate,  cleanup,      extension_data},
 static const LV2_Descriptor descriptors[PENDULA_N_VARIANTS] = {
-	{PENDULA_URI_DOUBLE, instantiate, connect_port, activate, run, deactivate, cleanup,
-	 extension_data},
-	{PENDULA_URI_DOUBLE_CV, instantiate, connect_port, activate, run, deactivate, cleanup,
-	 extension_data},
-	{PENDULA_URI_PARALLEL, instantiate, connect_port, activate, run, deactivate, cleanup,
-	 extension_data},
-	{PENDULA_URI_PARALLEL_CV, instantiate, connect_port, activate, run, deactivate, cleanup,
-	 extension_data},
-};
+    PENDULA_MODELS(PENDULA_X_DESCRIPTORS)};
+#undef PENDULA_X_DESCRIPTORS
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index)
 {

@@ -1,42 +1,47 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The one port table of Pendula.  The LV2 glue, the TTL generator
- * (ttl/ttl_gen.c), the UI, the tests and the README port table all read it,
- * so code and description cannot drift.  Plain C, no LV2 header.
+ * (ttl/ttl_gen.c), the UI, the tests, the scripts and the README port tables
+ * all read it, so code and description cannot drift.  Plain C, no LV2
+ * header.
  *
- * Every port of every variant has one global id (enum pendula_port_id); a
- * variant's port index is the position of the port among the entries whose
- * model mask includes that variant's model (see pendula_port_index()).
+ * The plugins: two per model of the registry (plugin/engine/pendula_models.h),
+ * <slug> with audio signal outputs and <slug>-cv with CV outputs.  Every port
+ * of every plugin has one global id (enum pendula_port_id); a plugin's port
+ * index is the position of the port among the rows whose model set includes
+ * that plugin's model (pendula_port_index()).
  *
  * Port symbols are a public contract (README.md): once released they never
- * change meaning.  New ports go to the END of the table (so the indices of
- * released ports stay put).
+ * change meaning, and a symbol means the same thing in every model that has
+ * it.  Port indices of released plugins stay put: a row that an existing
+ * model has goes to the END of the table; a row only new models have may go
+ * anywhere (it shifts no existing plugin's indices).
  */
 #ifndef PENDULA_PORTS_H
 #define PENDULA_PORTS_H
+
+#include "pendula_engine.h"
+#include "pmath.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #define PENDULA_URI_BASE "https://pendula.invalid/plugins/pendula#"
-#define PENDULA_URI_DOUBLE PENDULA_URI_BASE "double"
-#define PENDULA_URI_DOUBLE_CV PENDULA_URI_BASE "double-cv"
-#define PENDULA_URI_PARALLEL PENDULA_URI_BASE "parallel"
-#define PENDULA_URI_PARALLEL_CV PENDULA_URI_BASE "parallel-cv"
-#define PENDULA_UI_URI PENDULA_URI_BASE "ui"
+#define PENDULA_UI_URI   PENDULA_URI_BASE "ui"
 
-typedef enum {
-	PENDULA_VARIANT_DOUBLE = 0,
-	PENDULA_VARIANT_DOUBLE_CV,
-	PENDULA_VARIANT_PARALLEL,
-	PENDULA_VARIANT_PARALLEL_CV,
-	PENDULA_N_VARIANTS
-} pendula_variant;
+/* Plugins: variant = 2 model + cv. */
+typedef int pendula_variant;
+#define PENDULA_N_VARIANTS (2 * PENDULA_N_MODELS)
+enum {
+#define PENDULA_X_VARIANT_ENUM(id, slug, name, desc)                                               \
+	PENDULA_VARIANT_##id = 2 * PENDULA_MODEL_##id, PENDULA_VARIANT_##id##_CV,
+	PENDULA_MODELS(PENDULA_X_VARIANT_ENUM)
+#undef PENDULA_X_VARIANT_ENUM
+};
 
-/* Model masks */
-#define PM_D 1u /* double, double-cv */
-#define PM_P 2u /* parallel, parallel-cv */
-#define PM_A 3u /* all */
+/* Model sets */
+#define PM(id)  (1u << PENDULA_MODEL_##id)
+#define PM_ALL  ((1u << PENDULA_N_MODELS) - 1u)
 
 typedef enum {
 	PK_CONTROL_IN,
@@ -47,106 +52,124 @@ typedef enum {
 } pendula_port_kind;
 
 /* Port property flags */
-#define PF_INTEGER 1u
-#define PF_TOGGLED 2u
-#define PF_TRIGGER 4u
-#define PF_LOG 8u
-#define PF_ENUM 16u     /* lv2:enumeration with scale points (sync note values) */
-#define PF_EXPERT 32u   /* pprops:expensive... not used; reserved */
-#define PF_NOTONGUI 64u /* pprops:notOnGUI */
+#define PF_INTEGER   1u
+#define PF_TOGGLED   2u
+#define PF_TRIGGER   4u
+#define PF_LOG       8u
+#define PF_ENUM      16u  /* lv2:enumeration with scale points (sync note values) */
+#define PF_SMOOTH    32u  /* a continuous physical setting: the glue smooths it */
+#define PF_INITIAL   64u  /* an initial condition: a change restarts the motion */
+#define PF_CC_ENERGY 128u /* signal output sent as CC over [0, energy_max] (else [-1, 1]) */
 
 /* Units: a units: URI suffix, or one of the custom units the generator defines */
 typedef enum {
 	PU_NONE,
-	PU_COEF,    /* units:coef */
-	PU_MS2,     /* custom: m/s^2 */
-	PU_KG,      /* custom: kg */
-	PU_M,       /* units:m */
-	PU_KGM2,    /* custom: kg m^2 */
-	PU_NMS,     /* custom: N m s */
-	PU_NM,      /* custom: N m */
-	PU_HZ,      /* units:hz */
-	PU_DEGREE,  /* units:degree */
-	PU_MIDINOTE /* not used */
+	PU_COEF,   /* units:coef */
+	PU_MS2,    /* custom: m/s^2 */
+	PU_KG,     /* custom: kg */
+	PU_M,      /* units:m */
+	PU_KGM2,   /* custom: kg m^2 */
+	PU_NMS,    /* custom: N m s */
+	PU_NM,     /* custom: N m */
+	PU_HZ,     /* units:hz */
+	PU_DEGREE, /* units:degree */
 } pendula_unit;
 
+/* Where a control input goes in pendula_params, and how it is converted. */
+#define PP(member) ((int)offsetof(pendula_params, member))
+#define PP_NONE    (-1)
+typedef enum {
+	PC_NONE, /* not a physical setting */
+	PC_REAL, /* a double, as it is */
+	PC_DEG,  /* a double, degrees to radians */
+	PC_INT,  /* an int */
+} pendula_param_conv;
+
+#define P_NONE (-1)
+
 /*
- * X(id, symbol, name, kind, models, min, max, default, default in the parallel
- *   variants, unit, flags, doc)
- * Order = port index order.  Append only.
+ * X(id, symbol, name, kind, models, min, max, default, unit, flags,
+ *   param, conv, related, channel, doc)
+ * param, conv: where a control input goes in pendula_params.
+ * related: a signal output's control-output mirror; a cc_* input's signal.
+ * channel: a signal output's engine channel (pendula_engine.h).
+ * default: the value for every model unless PENDULA_MODEL_DEFAULTS says else.
+ * Order = port index order (see above).
  */
+// clang-format off
 #define PENDULA_PORTS(X) \
-	X(P_TIME_SCALE, "time_scale", "Time scale", PK_CONTROL_IN, PM_A, 0.01, 100, 1, 1, PU_COEF, PF_LOG, "Simulated seconds per second of audio") \
-	X(P_GRAVITY, "gravity", "Gravity", PK_CONTROL_IN, PM_A, 0.1, 100, 9.81, 9.81, PU_MS2, 0, "Gravitational acceleration g") \
-	X(P_N_BODIES, "n_bodies", "Bodies", PK_CONTROL_IN, PM_P, 1, 4, 3, 3, PU_NONE, PF_INTEGER, "Number of bodies N (body 1 and N-1 arms)") \
-	X(P_M1, "m1", "Mass 1", PK_CONTROL_IN, PM_A, 0.01, 100, 1, 1, PU_KG, PF_LOG, "Mass of bob/body 1") \
-	X(P_M2, "m2", "Mass 2", PK_CONTROL_IN, PM_A, 0.01, 100, 1, 0.25, PU_KG, PF_LOG, "Mass of bob/body 2") \
-	X(P_M3, "m3", "Mass 3", PK_CONTROL_IN, PM_P, 0.01, 100, 0.25, 0.25, PU_KG, PF_LOG, "Mass of body 3") \
-	X(P_M4, "m4", "Mass 4", PK_CONTROL_IN, PM_P, 0.01, 100, 0.25, 0.25, PU_KG, PF_LOG, "Mass of body 4") \
-	X(P_L1, "l1", "Length 1", PK_CONTROL_IN, PM_D, 0.01, 10, 1, 1, PU_M, PF_LOG, "Rod length 1") \
-	X(P_L2, "l2", "Length 2", PK_CONTROL_IN, PM_D, 0.01, 10, 1, 1, PU_M, PF_LOG, "Rod length 2") \
-	X(P_C1, "c1", "Centre of mass 1", PK_CONTROL_IN, PM_P, 0, 10, 0.2, 0.2, PU_M, 0, "Pivot to centre of mass of body 1") \
-	X(P_C2, "c2", "Centre of mass 2", PK_CONTROL_IN, PM_P, 0, 10, 0.25, 0.25, PU_M, 0, "Hinge to centre of mass of body 2") \
-	X(P_C3, "c3", "Centre of mass 3", PK_CONTROL_IN, PM_P, 0, 10, 0.25, 0.25, PU_M, 0, "Hinge to centre of mass of body 3") \
-	X(P_C4, "c4", "Centre of mass 4", PK_CONTROL_IN, PM_P, 0, 10, 0.25, 0.25, PU_M, 0, "Hinge to centre of mass of body 4") \
-	X(P_INERTIA1, "inertia1", "Inertia 1", PK_CONTROL_IN, PM_P, 1e-6, 100, 0.02, 0.02, PU_KGM2, PF_LOG, "Moment of inertia of body 1 about its centre of mass") \
-	X(P_INERTIA2, "inertia2", "Inertia 2", PK_CONTROL_IN, PM_P, 1e-6, 100, 0.005, 0.005, PU_KGM2, PF_LOG, "Moment of inertia of body 2 about its centre of mass") \
-	X(P_INERTIA3, "inertia3", "Inertia 3", PK_CONTROL_IN, PM_P, 1e-6, 100, 0.005, 0.005, PU_KGM2, PF_LOG, "Moment of inertia of body 3 about its centre of mass") \
-	X(P_INERTIA4, "inertia4", "Inertia 4", PK_CONTROL_IN, PM_P, 1e-6, 100, 0.005, 0.005, PU_KGM2, PF_LOG, "Moment of inertia of body 4 about its centre of mass") \
-	X(P_B2, "b2", "Hinge distance 2", PK_CONTROL_IN, PM_P, 0, 10, 0.3, 0.3, PU_M, 0, "Distance from the pivot to the hinge of body 2 on body 1") \
-	X(P_B3, "b3", "Hinge distance 3", PK_CONTROL_IN, PM_P, 0, 10, 0.3, 0.3, PU_M, 0, "Distance from the pivot to the hinge of body 3 on body 1") \
-	X(P_B4, "b4", "Hinge distance 4", PK_CONTROL_IN, PM_P, 0, 10, 0.3, 0.3, PU_M, 0, "Distance from the pivot to the hinge of body 4 on body 1") \
-	X(P_BETA2, "beta2", "Hinge angle 2", PK_CONTROL_IN, PM_P, -180, 180, 120, 120, PU_DEGREE, 0, "Angle G1-O1-O2 of the hinge of body 2") \
-	X(P_BETA3, "beta3", "Hinge angle 3", PK_CONTROL_IN, PM_P, -180, 180, -120, -120, PU_DEGREE, 0, "Angle G1-O1-O3 of the hinge of body 3") \
-	X(P_BETA4, "beta4", "Hinge angle 4", PK_CONTROL_IN, PM_P, -180, 180, 180, 180, PU_DEGREE, 0, "Angle G1-O1-O4 of the hinge of body 4") \
-	X(P_LAMBDA1, "lambda1", "Damping 1", PK_CONTROL_IN, PM_A, 0, 100, 0, 0, PU_NMS, 0, "Viscous damping of joint 1") \
-	X(P_LAMBDA2, "lambda2", "Damping 2", PK_CONTROL_IN, PM_A, 0, 100, 0, 0, PU_NMS, 0, "Viscous damping of joint 2") \
-	X(P_LAMBDA3, "lambda3", "Damping 3", PK_CONTROL_IN, PM_P, 0, 100, 0, 0, PU_NMS, 0, "Viscous damping of joint 3") \
-	X(P_LAMBDA4, "lambda4", "Damping 4", PK_CONTROL_IN, PM_P, 0, 100, 0, 0, PU_NMS, 0, "Viscous damping of joint 4") \
-	X(P_SIGMA1, "sigma1", "Torque 1", PK_CONTROL_IN, PM_A, -100, 100, 0, 0, PU_NM, 0, "Constant torque on joint 1") \
-	X(P_SIGMA2, "sigma2", "Torque 2", PK_CONTROL_IN, PM_A, -100, 100, 0, 0, PU_NM, 0, "Constant torque on joint 2") \
-	X(P_SIGMA3, "sigma3", "Torque 3", PK_CONTROL_IN, PM_P, -100, 100, 0, 0, PU_NM, 0, "Constant torque on joint 3") \
-	X(P_SIGMA4, "sigma4", "Torque 4", PK_CONTROL_IN, PM_P, -100, 100, 0, 0, PU_NM, 0, "Constant torque on joint 4") \
-	X(P_PIVOT_X_AMP, "pivot_x_amp", "Pivot X amplitude", PK_CONTROL_IN, PM_A, 0, 10, 0, 0, PU_M, 0, "Horizontal forcing amplitude Delta_x") \
-	X(P_PIVOT_X_FREQ, "pivot_x_freq", "Pivot X frequency", PK_CONTROL_IN, PM_A, 0, 1000, 0, 0, PU_HZ, 0, "Horizontal forcing frequency Omega_x / 2 pi") \
-	X(P_PIVOT_Y_AMP, "pivot_y_amp", "Pivot Y amplitude", PK_CONTROL_IN, PM_A, 0, 10, 0, 0, PU_M, 0, "Vertical forcing amplitude Delta_y") \
-	X(P_PIVOT_Y_FREQ, "pivot_y_freq", "Pivot Y frequency", PK_CONTROL_IN, PM_A, 0, 1000, 0, 0, PU_HZ, 0, "Vertical forcing frequency Omega_y / 2 pi") \
-	X(P_THETA1_INIT, "theta1_init", "Initial angle 1", PK_CONTROL_IN, PM_A, -180, 180, 120, 30, PU_DEGREE, 0, "Angle of body 1 after a reset") \
-	X(P_THETA2_INIT, "theta2_init", "Initial angle 2", PK_CONTROL_IN, PM_A, -180, 180, -60, 100, PU_DEGREE, 0, "Angle of body 2 after a reset") \
-	X(P_THETA3_INIT, "theta3_init", "Initial angle 3", PK_CONTROL_IN, PM_P, -180, 180, -90, -90, PU_DEGREE, 0, "Angle of body 3 after a reset") \
-	X(P_THETA4_INIT, "theta4_init", "Initial angle 4", PK_CONTROL_IN, PM_P, -180, 180, 150, 150, PU_DEGREE, 0, "Angle of body 4 after a reset") \
-	X(P_RESET, "reset", "Reset", PK_CONTROL_IN, PM_A, 0, 1, 0, 0, PU_NONE, PF_TOGGLED | PF_TRIGGER, "A rising edge restarts from the initial state") \
-	X(P_OUT_THETA1, "theta1", "Angle 1", PK_SIGNAL_OUT, PM_A, -1, 1, 0, 0, PU_NONE, 0, "Wrapped angle of body 1 divided by pi") \
-	X(P_OUT_THETA2, "theta2", "Angle 2", PK_SIGNAL_OUT, PM_A, -1, 1, 0, 0, PU_NONE, 0, "Wrapped angle of body 2 divided by pi") \
-	X(P_OUT_THETA3, "theta3", "Angle 3", PK_SIGNAL_OUT, PM_P, -1, 1, 0, 0, PU_NONE, 0, "Wrapped angle of body 3 divided by pi (0 beyond N)") \
-	X(P_OUT_THETA4, "theta4", "Angle 4", PK_SIGNAL_OUT, PM_P, -1, 1, 0, 0, PU_NONE, 0, "Wrapped angle of body 4 divided by pi (0 beyond N)") \
-	X(P_OUT_TIP_X, "tip_x", "Tip X", PK_SIGNAL_OUT, PM_D, -1, 1, 0, 0, PU_NONE, 0, "Horizontal position of bob 2 divided by l1 + l2") \
-	X(P_OUT_TIP_Y, "tip_y", "Tip Y", PK_SIGNAL_OUT, PM_D, -1, 1, 0, 0, PU_NONE, 0, "Vertical position of bob 2 divided by l1 + l2") \
-	X(P_OUT_ENERGY, "energy", "Energy", PK_SIGNAL_OUT, PM_A, 0, 1, 0, 0, PU_NONE, 0, "Normalised energy: 0 at rest, 1 reaches the top") \
-	X(P_CTL_THETA1, "theta1_ctl", "Angle 1 (control)", PK_CONTROL_OUT, PM_A, -1, 1, 0, 0, PU_NONE, 0, "Block-rate copy of theta1") \
-	X(P_CTL_THETA2, "theta2_ctl", "Angle 2 (control)", PK_CONTROL_OUT, PM_A, -1, 1, 0, 0, PU_NONE, 0, "Block-rate copy of theta2") \
-	X(P_CTL_THETA3, "theta3_ctl", "Angle 3 (control)", PK_CONTROL_OUT, PM_P, -1, 1, 0, 0, PU_NONE, 0, "Block-rate copy of theta3") \
-	X(P_CTL_THETA4, "theta4_ctl", "Angle 4 (control)", PK_CONTROL_OUT, PM_P, -1, 1, 0, 0, PU_NONE, 0, "Block-rate copy of theta4") \
-	X(P_CTL_TIP_X, "tip_x_ctl", "Tip X (control)", PK_CONTROL_OUT, PM_D, -1, 1, 0, 0, PU_NONE, 0, "Block-rate copy of tip_x") \
-	X(P_CTL_TIP_Y, "tip_y_ctl", "Tip Y (control)", PK_CONTROL_OUT, PM_D, -1, 1, 0, 0, PU_NONE, 0, "Block-rate copy of tip_y") \
-	X(P_CTL_ENERGY, "energy_ctl", "Energy (control)", PK_CONTROL_OUT, PM_A, 0, 10, 0, 0, PU_NONE, 0, "Block-rate copy of energy") \
-	X(P_CTL_PIVOT_X, "pivot_x_ctl", "Pivot X (control)", PK_CONTROL_OUT, PM_A, -10, 10, 0, 0, PU_M, 0, "Current pivot position x (m), for UIs") \
-	X(P_CTL_PIVOT_Y, "pivot_y_ctl", "Pivot Y (control)", PK_CONTROL_OUT, PM_A, -10, 10, 0, 0, PU_M, 0, "Current pivot position y (m), for UIs") \
-	X(P_CONTROL, "control", "Control", PK_ATOM_IN, PM_A, 0, 0, 0, 0, PU_NONE, 0, "time:Position from the host and MIDI (passed through)") \
-	X(P_MIDI_OUT, "midi_out", "MIDI out", PK_ATOM_OUT, PM_A, 0, 0, 0, 0, PU_NONE, 0, "Incoming MIDI plus control changes from the outputs") \
-	X(P_MIDI_CHANNEL, "midi_channel", "MIDI channel", PK_CONTROL_IN, PM_A, 1, 16, 1, 1, PU_NONE, PF_INTEGER, "Channel of the control changes") \
-	X(P_ENERGY_MAX, "energy_max", "Energy CC range", PK_CONTROL_IN, PM_A, 0.01, 10, 1, 1, PU_NONE, 0, "Energy mapped to the top of the CC range") \
-	X(P_CC_THETA1, "cc_theta1", "CC for angle 1", PK_CONTROL_IN, PM_A, -1, 127, 1, 1, PU_NONE, PF_INTEGER, "Controller number theta1 is sent on (-1 = off)") \
-	X(P_CC_THETA2, "cc_theta2", "CC for angle 2", PK_CONTROL_IN, PM_A, -1, 127, 2, 2, PU_NONE, PF_INTEGER, "Controller number theta2 is sent on (-1 = off)") \
-	X(P_CC_THETA3, "cc_theta3", "CC for angle 3", PK_CONTROL_IN, PM_P, -1, 127, -1, -1, PU_NONE, PF_INTEGER, "Controller number theta3 is sent on (-1 = off)") \
-	X(P_CC_THETA4, "cc_theta4", "CC for angle 4", PK_CONTROL_IN, PM_P, -1, 127, -1, -1, PU_NONE, PF_INTEGER, "Controller number theta4 is sent on (-1 = off)") \
-	X(P_CC_TIP_X, "cc_tip_x", "CC for tip X", PK_CONTROL_IN, PM_D, -1, 127, -1, -1, PU_NONE, PF_INTEGER, "Controller number tip_x is sent on (-1 = off)") \
-	X(P_CC_TIP_Y, "cc_tip_y", "CC for tip Y", PK_CONTROL_IN, PM_D, -1, 127, -1, -1, PU_NONE, PF_INTEGER, "Controller number tip_y is sent on (-1 = off)") \
-	X(P_CC_ENERGY, "cc_energy", "CC for energy", PK_CONTROL_IN, PM_A, -1, 127, -1, -1, PU_NONE, PF_INTEGER, "Controller number energy is sent on (-1 = off)") \
-	X(P_CC_14BIT, "cc_14bit", "14-bit CC", PK_CONTROL_IN, PM_A, 0, 1, 0, 0, PU_NONE, PF_TOGGLED, "Send MSB on cc and LSB on cc+32") \
-	X(P_PIVOT_X_SYNC, "pivot_x_sync", "Pivot X tempo sync", PK_CONTROL_IN, PM_A, 0, 21, 0, 0, PU_NONE, PF_INTEGER | PF_ENUM, "Lock the X forcing to a note value of the host tempo (0 = free)") \
-	X(P_PIVOT_Y_SYNC, "pivot_y_sync", "Pivot Y tempo sync", PK_CONTROL_IN, PM_A, 0, 21, 0, 0, PU_NONE, PF_INTEGER | PF_ENUM, "Lock the Y forcing to a note value of the host tempo (0 = free)") \
-	X(P_RESET_ON_START, "reset_on_start", "Reset on transport start", PK_CONTROL_IN, PM_A, 0, 1, 1, 1, PU_NONE, PF_TOGGLED, "Restart when the host transport starts rolling")
+	X(P_TIME_SCALE, "time_scale", "Time scale", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_COEF, PF_LOG | PF_SMOOTH, PP(time_scale), PC_REAL, P_NONE, -1, "Simulated seconds per second of audio") \
+	X(P_GRAVITY, "gravity", "Gravity", PK_CONTROL_IN, PM_ALL, 0.1, 100, 9.81, PU_MS2, PF_SMOOTH, PP(gravity), PC_REAL, P_NONE, -1, "Gravitational acceleration g") \
+	X(P_N_BODIES, "n_bodies", "Bodies", PK_CONTROL_IN, PM(PARALLEL), 1, 4, 3, PU_NONE, PF_INTEGER, PP(n_bodies), PC_INT, P_NONE, -1, "Number of bodies N (body 1 and N-1 arms)") \
+	X(P_M1, "m1", "Mass 1", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[0]), PC_REAL, P_NONE, -1, "Mass of bob/body 1") \
+	X(P_M2, "m2", "Mass 2", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[1]), PC_REAL, P_NONE, -1, "Mass of bob/body 2") \
+	X(P_M3, "m3", "Mass 3", PK_CONTROL_IN, PM(PARALLEL), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[2]), PC_REAL, P_NONE, -1, "Mass of body 3") \
+	X(P_M4, "m4", "Mass 4", PK_CONTROL_IN, PM(PARALLEL), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[3]), PC_REAL, P_NONE, -1, "Mass of body 4") \
+	X(P_L1, "l1", "Length 1", PK_CONTROL_IN, PM(DOUBLE), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[0]), PC_REAL, P_NONE, -1, "Rod length 1") \
+	X(P_L2, "l2", "Length 2", PK_CONTROL_IN, PM(DOUBLE), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[1]), PC_REAL, P_NONE, -1, "Rod length 2") \
+	X(P_C1, "c1", "Centre of mass 1", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.2, PU_M, PF_SMOOTH, PP(c[0]), PC_REAL, P_NONE, -1, "Pivot to centre of mass of body 1") \
+	X(P_C2, "c2", "Centre of mass 2", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[1]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 2") \
+	X(P_C3, "c3", "Centre of mass 3", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[2]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 3") \
+	X(P_C4, "c4", "Centre of mass 4", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[3]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 4") \
+	X(P_INERTIA1, "inertia1", "Inertia 1", PK_CONTROL_IN, PM(PARALLEL), 1e-6, 100, 0.02, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[0]), PC_REAL, P_NONE, -1, "Moment of inertia of body 1 about its centre of mass") \
+	X(P_INERTIA2, "inertia2", "Inertia 2", PK_CONTROL_IN, PM(PARALLEL), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[1]), PC_REAL, P_NONE, -1, "Moment of inertia of body 2 about its centre of mass") \
+	X(P_INERTIA3, "inertia3", "Inertia 3", PK_CONTROL_IN, PM(PARALLEL), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[2]), PC_REAL, P_NONE, -1, "Moment of inertia of body 3 about its centre of mass") \
+	X(P_INERTIA4, "inertia4", "Inertia 4", PK_CONTROL_IN, PM(PARALLEL), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[3]), PC_REAL, P_NONE, -1, "Moment of inertia of body 4 about its centre of mass") \
+	X(P_B2, "b2", "Hinge distance 2", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.3, PU_M, PF_SMOOTH, PP(b[1]), PC_REAL, P_NONE, -1, "Distance from the pivot to the hinge of body 2 on body 1") \
+	X(P_B3, "b3", "Hinge distance 3", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.3, PU_M, PF_SMOOTH, PP(b[2]), PC_REAL, P_NONE, -1, "Distance from the pivot to the hinge of body 3 on body 1") \
+	X(P_B4, "b4", "Hinge distance 4", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.3, PU_M, PF_SMOOTH, PP(b[3]), PC_REAL, P_NONE, -1, "Distance from the pivot to the hinge of body 4 on body 1") \
+	X(P_BETA2, "beta2", "Hinge angle 2", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 120, PU_DEGREE, PF_SMOOTH, PP(beta[1]), PC_DEG, P_NONE, -1, "Angle G1-O1-O2 of the hinge of body 2") \
+	X(P_BETA3, "beta3", "Hinge angle 3", PK_CONTROL_IN, PM(PARALLEL), -180, 180, -120, PU_DEGREE, PF_SMOOTH, PP(beta[2]), PC_DEG, P_NONE, -1, "Angle G1-O1-O3 of the hinge of body 3") \
+	X(P_BETA4, "beta4", "Hinge angle 4", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 180, PU_DEGREE, PF_SMOOTH, PP(beta[3]), PC_DEG, P_NONE, -1, "Angle G1-O1-O4 of the hinge of body 4") \
+	X(P_LAMBDA1, "lambda1", "Damping 1", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[0]), PC_REAL, P_NONE, -1, "Viscous damping of joint 1") \
+	X(P_LAMBDA2, "lambda2", "Damping 2", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[1]), PC_REAL, P_NONE, -1, "Viscous damping of joint 2") \
+	X(P_LAMBDA3, "lambda3", "Damping 3", PK_CONTROL_IN, PM(PARALLEL), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[2]), PC_REAL, P_NONE, -1, "Viscous damping of joint 3") \
+	X(P_LAMBDA4, "lambda4", "Damping 4", PK_CONTROL_IN, PM(PARALLEL), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[3]), PC_REAL, P_NONE, -1, "Viscous damping of joint 4") \
+	X(P_SIGMA1, "sigma1", "Torque 1", PK_CONTROL_IN, PM_ALL, -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[0]), PC_REAL, P_NONE, -1, "Constant torque on joint 1") \
+	X(P_SIGMA2, "sigma2", "Torque 2", PK_CONTROL_IN, PM_ALL, -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[1]), PC_REAL, P_NONE, -1, "Constant torque on joint 2") \
+	X(P_SIGMA3, "sigma3", "Torque 3", PK_CONTROL_IN, PM(PARALLEL), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[2]), PC_REAL, P_NONE, -1, "Constant torque on joint 3") \
+	X(P_SIGMA4, "sigma4", "Torque 4", PK_CONTROL_IN, PM(PARALLEL), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[3]), PC_REAL, P_NONE, -1, "Constant torque on joint 4") \
+	X(P_PIVOT_X_AMP, "pivot_x_amp", "Pivot X amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_x_amp), PC_REAL, P_NONE, -1, "Horizontal forcing amplitude Delta_x") \
+	X(P_PIVOT_X_FREQ, "pivot_x_freq", "Pivot X frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_x_freq), PC_REAL, P_NONE, -1, "Horizontal forcing frequency Omega_x / 2 pi") \
+	X(P_PIVOT_Y_AMP, "pivot_y_amp", "Pivot Y amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_y_amp), PC_REAL, P_NONE, -1, "Vertical forcing amplitude Delta_y") \
+	X(P_PIVOT_Y_FREQ, "pivot_y_freq", "Pivot Y frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_y_freq), PC_REAL, P_NONE, -1, "Vertical forcing frequency Omega_y / 2 pi") \
+	X(P_THETA1_INIT, "theta1_init", "Initial angle 1", PK_CONTROL_IN, PM_ALL, -180, 180, 120, PU_DEGREE, PF_INITIAL, PP(theta_init[0]), PC_DEG, P_NONE, -1, "Angle of body 1 after a reset") \
+	X(P_THETA2_INIT, "theta2_init", "Initial angle 2", PK_CONTROL_IN, PM_ALL, -180, 180, -60, PU_DEGREE, PF_INITIAL, PP(theta_init[1]), PC_DEG, P_NONE, -1, "Angle of body 2 after a reset") \
+	X(P_THETA3_INIT, "theta3_init", "Initial angle 3", PK_CONTROL_IN, PM(PARALLEL), -180, 180, -90, PU_DEGREE, PF_INITIAL, PP(theta_init[2]), PC_DEG, P_NONE, -1, "Angle of body 3 after a reset") \
+	X(P_THETA4_INIT, "theta4_init", "Initial angle 4", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 150, PU_DEGREE, PF_INITIAL, PP(theta_init[3]), PC_DEG, P_NONE, -1, "Angle of body 4 after a reset") \
+	X(P_RESET, "reset", "Reset", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED | PF_TRIGGER, PP_NONE, PC_NONE, P_NONE, -1, "A rising edge restarts from the initial state") \
+	X(P_OUT_THETA1, "theta1", "Angle 1", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA1, PENDULA_CH_THETA + 0, "Wrapped angle of body 1 divided by pi") \
+	X(P_OUT_THETA2, "theta2", "Angle 2", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA2, PENDULA_CH_THETA + 1, "Wrapped angle of body 2 divided by pi") \
+	X(P_OUT_THETA3, "theta3", "Angle 3", PK_SIGNAL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA3, PENDULA_CH_THETA + 2, "Wrapped angle of body 3 divided by pi (0 beyond N)") \
+	X(P_OUT_THETA4, "theta4", "Angle 4", PK_SIGNAL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA4, PENDULA_CH_THETA + 3, "Wrapped angle of body 4 divided by pi (0 beyond N)") \
+	X(P_OUT_TIP_X, "tip_x", "Tip X", PK_SIGNAL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_X, PENDULA_CH_TIP_X, "Horizontal position of bob 2 divided by l1 + l2") \
+	X(P_OUT_TIP_Y, "tip_y", "Tip Y", PK_SIGNAL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_Y, PENDULA_CH_TIP_Y, "Vertical position of bob 2 divided by l1 + l2") \
+	X(P_OUT_ENERGY, "energy", "Energy", PK_SIGNAL_OUT, PM_ALL, 0, 1, 0, PU_NONE, PF_CC_ENERGY, PP_NONE, PC_NONE, P_CTL_ENERGY, PENDULA_CH_ENERGY, "Normalised energy: 0 at rest, 1 reaches the top") \
+	X(P_CTL_THETA1, "theta1_ctl", "Angle 1 (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta1") \
+	X(P_CTL_THETA2, "theta2_ctl", "Angle 2 (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta2") \
+	X(P_CTL_THETA3, "theta3_ctl", "Angle 3 (control)", PK_CONTROL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta3") \
+	X(P_CTL_THETA4, "theta4_ctl", "Angle 4 (control)", PK_CONTROL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta4") \
+	X(P_CTL_TIP_X, "tip_x_ctl", "Tip X (control)", PK_CONTROL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_x") \
+	X(P_CTL_TIP_Y, "tip_y_ctl", "Tip Y (control)", PK_CONTROL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_y") \
+	X(P_CTL_ENERGY, "energy_ctl", "Energy (control)", PK_CONTROL_OUT, PM_ALL, 0, 10, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of energy") \
+	X(P_CTL_PIVOT_X, "pivot_x_ctl", "Pivot X (control)", PK_CONTROL_OUT, PM_ALL, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position x (m), for UIs") \
+	X(P_CTL_PIVOT_Y, "pivot_y_ctl", "Pivot Y (control)", PK_CONTROL_OUT, PM_ALL, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position y (m), for UIs") \
+	X(P_CONTROL, "control", "Control", PK_ATOM_IN, PM_ALL, 0, 0, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "time:Position from the host and MIDI (passed through)") \
+	X(P_MIDI_OUT, "midi_out", "MIDI out", PK_ATOM_OUT, PM_ALL, 0, 0, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Incoming MIDI plus control changes from the outputs") \
+	X(P_MIDI_CHANNEL, "midi_channel", "MIDI channel", PK_CONTROL_IN, PM_ALL, 1, 16, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_NONE, -1, "Channel of the control changes") \
+	X(P_ENERGY_MAX, "energy_max", "Energy CC range", PK_CONTROL_IN, PM_ALL, 0.01, 10, 1, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Energy mapped to the top of the CC range") \
+	X(P_CC_THETA1, "cc_theta1", "CC for angle 1", PK_CONTROL_IN, PM_ALL, -1, 127, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA1, -1, "Controller number theta1 is sent on (-1 = off)") \
+	X(P_CC_THETA2, "cc_theta2", "CC for angle 2", PK_CONTROL_IN, PM_ALL, -1, 127, 2, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA2, -1, "Controller number theta2 is sent on (-1 = off)") \
+	X(P_CC_THETA3, "cc_theta3", "CC for angle 3", PK_CONTROL_IN, PM(PARALLEL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA3, -1, "Controller number theta3 is sent on (-1 = off)") \
+	X(P_CC_THETA4, "cc_theta4", "CC for angle 4", PK_CONTROL_IN, PM(PARALLEL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA4, -1, "Controller number theta4 is sent on (-1 = off)") \
+	X(P_CC_TIP_X, "cc_tip_x", "CC for tip X", PK_CONTROL_IN, PM(DOUBLE), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_X, -1, "Controller number tip_x is sent on (-1 = off)") \
+	X(P_CC_TIP_Y, "cc_tip_y", "CC for tip Y", PK_CONTROL_IN, PM(DOUBLE), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_Y, -1, "Controller number tip_y is sent on (-1 = off)") \
+	X(P_CC_ENERGY, "cc_energy", "CC for energy", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_ENERGY, -1, "Controller number energy is sent on (-1 = off)") \
+	X(P_CC_14BIT, "cc_14bit", "14-bit CC", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Send MSB on cc and LSB on cc+32") \
+	X(P_PIVOT_X_SYNC, "pivot_x_sync", "Pivot X tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the X forcing to a note value of the host tempo (0 = free)") \
+	X(P_PIVOT_Y_SYNC, "pivot_y_sync", "Pivot Y tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the Y forcing to a note value of the host tempo (0 = free)") \
+	X(P_RESET_ON_START, "reset_on_start", "Reset on transport start", PK_CONTROL_IN, PM_ALL, 0, 1, 1, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Restart when the host transport starts rolling")
+// clang-format on
 
 typedef enum {
 #define PENDULA_X_ENUM(id, ...) id,
@@ -155,22 +178,64 @@ typedef enum {
 	PENDULA_N_PORT_IDS
 } pendula_port_id;
 
+/* Per-model defaults that differ from the table's default column:
+ * X(model, port id, value).  A row may name a port the model lacks: its
+ * value is then the model's fixed setting (e.g. the double pendulum's two
+ * bodies). */
+// clang-format off
+#define PENDULA_MODEL_DEFAULTS(X) \
+	X(DOUBLE, P_N_BODIES, 2) \
+	X(PARALLEL, P_M2, 0.25) \
+	X(PARALLEL, P_THETA1_INIT, 30) \
+	X(PARALLEL, P_THETA2_INIT, 100)
+// clang-format on
+
 typedef struct {
 	const char *symbol;
 	const char *name;
 	pendula_port_kind kind;
 	unsigned models;
-	float min, max, def, def_parallel;
+	float min, max;
+	double def; /* exact: the engine's default settings come from it */
 	pendula_unit unit;
 	unsigned flags;
+	int param; /* offset in pendula_params, or PP_NONE */
+	pendula_param_conv conv;
+	int related; /* port id or P_NONE */
+	int channel; /* engine channel or -1 */
 	const char *doc;
 } pendula_port_info;
 
 static const pendula_port_info pendula_ports[PENDULA_N_PORT_IDS] = {
-#define PENDULA_X_INFO(id, sym, nm, kd, md, mn, mx, df, dfp, un, fl, dc) \
-	{sym, nm, kd, md, (float)(mn), (float)(mx), (float)(df), (float)(dfp), un, fl, dc},
-	PENDULA_PORTS(PENDULA_X_INFO)
+#define PENDULA_X_INFO(id, sym, nm, kd, md, mn, mx, df, un, fl, par, cv, rel, ch, dc)              \
+	{sym, nm, kd, md, (float)(mn), (float)(mx), (double)(df), un, fl, par, cv, rel, ch, dc},
+    PENDULA_PORTS(PENDULA_X_INFO)
 #undef PENDULA_X_INFO
+};
+
+/* The models of the registry, for the generators and the glue. */
+typedef struct {
+	const char *slug; /* URI suffix of the audio plugin */
+	const char *name;
+	const char *description;
+} pendula_model_info;
+
+static const pendula_model_info pendula_model_infos[PENDULA_N_MODELS] = {
+#define PENDULA_X_MODEL_INFO(id, slug, name, desc) {#slug, name, desc},
+    PENDULA_MODELS(PENDULA_X_MODEL_INFO)
+#undef PENDULA_X_MODEL_INFO
+};
+
+/* Plugin URIs and short names (the URI suffix), by variant. */
+static const char *const pendula_variant_uris[PENDULA_N_VARIANTS] = {
+#define PENDULA_X_VARIANT_URI(id, slug, name, desc) PENDULA_URI_BASE #slug, PENDULA_URI_BASE #slug "-cv",
+    PENDULA_MODELS(PENDULA_X_VARIANT_URI)
+#undef PENDULA_X_VARIANT_URI
+};
+static const char *const pendula_variant_names[PENDULA_N_VARIANTS] = {
+#define PENDULA_X_VARIANT_NAME(id, slug, name, desc) #slug, #slug "-cv",
+    PENDULA_MODELS(PENDULA_X_VARIANT_NAME)
+#undef PENDULA_X_VARIANT_NAME
 };
 
 /* Tempo-sync note values for pivot_x_sync / pivot_y_sync (index 0 = free). */
@@ -180,32 +245,53 @@ typedef struct {
 } pendula_sync_note;
 
 static const pendula_sync_note pendula_sync_notes[] = {
-	{"Free (Hz)", 0.0},     {"1/32", 0.125},       {"1/16 triplet", 1.0 / 6.0},
-	{"1/16", 0.25},         {"1/16 dotted", 0.375}, {"1/8 triplet", 1.0 / 3.0},
-	{"1/8", 0.5},           {"1/8 dotted", 0.75},   {"1/4 triplet", 2.0 / 3.0},
-	{"1/4", 1.0},           {"1/4 dotted", 1.5},    {"1/2 triplet", 4.0 / 3.0},
-	{"1/2", 2.0},           {"1/2 dotted", 3.0},    {"1/1 triplet", 8.0 / 3.0},
-	{"1 bar", 4.0},         {"1 bar dotted", 6.0},  {"2 bars", 8.0},
-	{"3 bars", 12.0},       {"4 bars", 16.0},       {"6 bars", 24.0},
-	{"8 bars", 32.0},
+    {"Free (Hz)", 0.0},     {"1/32", 0.125},        {"1/16 triplet", 1.0 / 6.0},
+    {"1/16", 0.25},         {"1/16 dotted", 0.375}, {"1/8 triplet", 1.0 / 3.0},
+    {"1/8", 0.5},           {"1/8 dotted", 0.75},   {"1/4 triplet", 2.0 / 3.0},
+    {"1/4", 1.0},           {"1/4 dotted", 1.5},    {"1/2 triplet", 4.0 / 3.0},
+    {"1/2", 2.0},           {"1/2 dotted", 3.0},    {"1/1 triplet", 8.0 / 3.0},
+    {"1 bar", 4.0},         {"1 bar dotted", 6.0},  {"2 bars", 8.0},
+    {"3 bars", 12.0},       {"4 bars", 16.0},       {"6 bars", 24.0},
+    {"8 bars", 32.0},
 };
 #define PENDULA_N_SYNC_NOTES (sizeof(pendula_sync_notes) / sizeof(pendula_sync_notes[0]))
 
-static inline unsigned pendula_variant_model_mask(pendula_variant v)
+static inline pendula_model pendula_variant_model(pendula_variant v)
 {
-	return (v == PENDULA_VARIANT_DOUBLE || v == PENDULA_VARIANT_DOUBLE_CV) ? PM_D : PM_P;
+	return (pendula_model)(v / 2);
 }
 
 static inline int pendula_variant_is_cv(pendula_variant v)
 {
-	return v == PENDULA_VARIANT_DOUBLE_CV || v == PENDULA_VARIANT_PARALLEL_CV;
+	return v % 2;
 }
 
-/* Default value of a port in a variant. */
+static inline unsigned pendula_variant_model_mask(pendula_variant v)
+{
+	return 1u << pendula_variant_model(v);
+}
+
+/* Default value of a port in a model (the LV2 default is this as a float). */
+static inline double pendula_model_port_default(pendula_model model, pendula_port_id id)
+{
+	static const struct {
+		pendula_model model;
+		pendula_port_id id;
+		double value;
+	} overrides[] = {
+#define PENDULA_X_DEFAULT(model, id, value) {PENDULA_MODEL_##model, id, (double)(value)},
+	    PENDULA_MODEL_DEFAULTS(PENDULA_X_DEFAULT)
+#undef PENDULA_X_DEFAULT
+	};
+	for (size_t i = 0; i < sizeof(overrides) / sizeof(overrides[0]); ++i)
+		if (overrides[i].model == model && overrides[i].id == id)
+			return overrides[i].value;
+	return pendula_ports[id].def;
+}
+
 static inline float pendula_port_default(pendula_variant v, pendula_port_id id)
 {
-	return pendula_variant_model_mask(v) == PM_P ? pendula_ports[id].def_parallel
-	                                             : pendula_ports[id].def;
+	return (float)pendula_model_port_default(pendula_variant_model(v), id);
 }
 
 /* Port index of a global id in a variant, or -1 if the variant lacks it. */
@@ -243,6 +329,28 @@ static inline uint32_t pendula_port_count(pendula_variant v)
 		if (pendula_ports[i].models & mask)
 			++n;
 	return n;
+}
+
+/* Stores a control value (in port units) into the settings it belongs to. */
+static inline void pendula_param_set(pendula_params *p, pendula_port_id id, double value)
+{
+	const pendula_port_info *info = &pendula_ports[id];
+	if (info->param < 0)
+		return;
+	char *field = (char *)p + info->param;
+	switch (info->conv) {
+	case PC_REAL:
+		*(double *)(void *)field = value;
+		break;
+	case PC_DEG:
+		*(double *)(void *)field = value * (PENDULA_PI / 180.0);
+		break;
+	case PC_INT:
+		*(int *)(void *)field = (int)value;
+		break;
+	case PC_NONE:
+		break;
+	}
 }
 
 #endif

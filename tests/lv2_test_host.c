@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const lv2th_variant_names[PENDULA_N_VARIANTS] = {"double", "double-cv", "parallel",
-                                                             "parallel-cv"};
-const char *const lv2th_variant_uris[PENDULA_N_VARIANTS] = {
-    PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV, PENDULA_URI_PARALLEL, PENDULA_URI_PARALLEL_CV};
 
 static void out_of_memory(void)
 {
@@ -108,12 +104,12 @@ bool lv2th_world_load(const char *prog, const char *bundle, LilvWorld **world,
 	lilv_node_free(bundle_uri);
 	const LilvPlugins *all = lilv_world_get_all_plugins(w);
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
-		LilvNode *uri = lilv_new_uri(w, lv2th_variant_uris[v]);
+		LilvNode *uri = lilv_new_uri(w, pendula_variant_uris[v]);
 		plugins[v] = lilv_plugins_get_by_uri(all, uri);
 		lilv_node_free(uri);
 		if (!plugins[v]) {
 			fprintf(stderr, "%s%s%s not found in %s\n", prog ? prog : "",
-			        prefix_sep(prog), lv2th_variant_uris[v], path);
+			        prefix_sep(prog), pendula_variant_uris[v], path);
 			lilv_world_free(w);
 			*world = NULL;
 			return false;
@@ -129,7 +125,7 @@ LilvInstance *lv2th_instantiate(const char *prog, const LilvPlugin *plugin, pend
 	LilvInstance *inst = lilv_plugin_instantiate(plugin, rate, features);
 	if (!inst) {
 		fprintf(stderr, "%s%scannot instantiate %s\n", prog ? prog : "", prefix_sep(prog),
-		        lv2th_variant_uris[v]);
+		        pendula_variant_uris[v]);
 		exit(2);
 	}
 	return inst;

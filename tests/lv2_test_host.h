@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern const char *const lv2th_variant_names[PENDULA_N_VARIANTS];
-extern const char *const lv2th_variant_uris[PENDULA_N_VARIANTS];
+extern const char *const pendula_variant_names[PENDULA_N_VARIANTS];
+extern const char *const pendula_variant_uris[PENDULA_N_VARIANTS];
 
 /* calloc / realloc / strdup; "out of memory" and exit(2) on failure.
  * lv2th_calloc(0, x) and lv2th_calloc(x, 0) allocate one byte. */

@@ -25,7 +25,7 @@ static inline void test_scene_from_ports(pendula_variant variant, const float *v
 	static const pendula_port_id theta[4] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
 	                                         P_CTL_THETA4};
 	memset(s, 0, sizeof *s);
-	s->parallel = pendula_variant_model_mask(variant) == PM_P;
+	s->parallel = pendula_variant_model(variant) == PENDULA_MODEL_PARALLEL;
 	s->n_bodies = s->parallel ? (int)lrintf(v[P_N_BODIES]) : 2;
 	s->l[0] = v[P_L1];
 	s->l[1] = v[P_L2];

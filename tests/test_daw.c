@@ -219,7 +219,7 @@ static void test_tempo_phase(void)
 			printf("\n    %s, reset_on_start %d: %zu rolling blocks, pivot error x "
 			       "%.2g m, "
 			       "y %.2g m; stopped: %zu blocks, pivot_x %.3f..%.3f",
-			       lv2th_variant_names[v], ros, c.checked, c.worst_x, c.worst_y,
+			       pendula_variant_names[v], ros, c.checked, c.worst_x, c.worst_y,
 			       c.stopped_blocks, c.stopped_min, c.stopped_max);
 			CHECK(c.checked > 1000, "only %zu blocks checked", c.checked);
 			CHECK(c.worst_x < 2e-4 && c.worst_y < 1e-4,

@@ -320,7 +320,7 @@ static bool all_finite(const Rec *r, const char **bad_symbol)
 
 static bool is_double(void)
 {
-	return pendula_variant_model_mask(cur_variant) == PM_D;
+	return pendula_variant_model(cur_variant) == PENDULA_MODEL_DOUBLE;
 }
 
 static uint32_t seconds(double s)
@@ -405,8 +405,6 @@ static const char *expected_unit(pendula_unit u, bool *custom)
 		return LV2_UNITS__hz;
 	case PU_DEGREE:
 		return LV2_UNITS__degree;
-	case PU_MIDINOTE:
-		return LV2_UNITS__midiNote;
 	default:
 		return NULL;
 	}
@@ -1446,7 +1444,7 @@ int main(int argc, char **argv)
 			const char *name = argv[++i];
 			opt.variant = -2;
 			for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
-				if (!strcmp(name, lv2th_variant_names[v]))
+				if (!strcmp(name, pendula_variant_names[v]))
 					opt.variant = v;
 			if (opt.variant == -2)
 				return usage("--plugin: unknown plugin name");
@@ -1482,7 +1480,7 @@ int main(int argc, char **argv)
 		suite_info *s = &suites[n_suites++];
 		s->v = (pendula_variant)v;
 		s->rate = 48000.0;
-		snprintf(s->name, sizeof s->name, "%s ttl", lv2th_variant_names[v]);
+		snprintf(s->name, sizeof s->name, "%s ttl", pendula_variant_names[v]);
 		add_suite_tests(CU_add_suite(s->name, suite_init, NULL), true);
 		for (size_t r = 0; r < sizeof all_rates / sizeof all_rates[0]; ++r) {
 			const double rate = opt.rate > 0.0 ? opt.rate : all_rates[r];
@@ -1493,7 +1491,7 @@ int main(int argc, char **argv)
 			s = &suites[n_suites++];
 			s->v = (pendula_variant)v;
 			s->rate = rate;
-			snprintf(s->name, sizeof s->name, "%s @%g Hz", lv2th_variant_names[v], rate);
+			snprintf(s->name, sizeof s->name, "%s @%g Hz", pendula_variant_names[v], rate);
 			add_suite_tests(CU_add_suite(s->name, suite_init, NULL), false);
 		}
 	}

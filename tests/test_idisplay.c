@@ -196,36 +196,36 @@ static void analyse(const LV2_Inline_Display_Image_Surface *img, picture_stats *
 static void check_render(uint32_t w, uint32_t max_h)
 {
 	const LV2_Inline_Display_Interface *iface = interface();
-	CHECK(iface && iface->render, "%s: no inline display interface", lv2th_variant_names[cur]);
+	CHECK(iface && iface->render, "%s: no inline display interface", pendula_variant_names[cur]);
 	if (!iface || !iface->render)
 		return;
 	const LV2_Inline_Display_Image_Surface *img =
 	    iface->render(lilv_instance_get_handle(host.inst), w, max_h);
-	CHECK(img != NULL, "%s: render(%u, %u) returned NULL", lv2th_variant_names[cur], w, max_h);
+	CHECK(img != NULL, "%s: render(%u, %u) returned NULL", pendula_variant_names[cur], w, max_h);
 	if (!img)
 		return;
 	const int want_h = (int)(w < max_h ? w : max_h);
-	CHECK(img->width == (int)w, "%s: width %d, asked %u", lv2th_variant_names[cur], img->width,
+	CHECK(img->width == (int)w, "%s: width %d, asked %u", pendula_variant_names[cur], img->width,
 	      w);
 	CHECK(img->height > 0 && img->height <= (int)max_h, "%s: height %d, max %u",
-	      lv2th_variant_names[cur], img->height, max_h);
+	      pendula_variant_names[cur], img->height, max_h);
 	CHECK(img->height == want_h, "%s: height %d, expected %d (square when it fits)",
-	      lv2th_variant_names[cur], img->height, want_h);
-	CHECK(img->stride >= 4 * img->width, "%s: stride %d for width %d", lv2th_variant_names[cur],
+	      pendula_variant_names[cur], img->height, want_h);
+	CHECK(img->stride >= 4 * img->width, "%s: stride %d for width %d", pendula_variant_names[cur],
 	      img->stride, img->width);
-	CHECK(img->data != NULL, "%s: no pixel data", lv2th_variant_names[cur]);
+	CHECK(img->data != NULL, "%s: no pixel data", pendula_variant_names[cur]);
 	if (!img->data || img->width != (int)w || img->height != want_h)
 		return;
 
 	picture_stats st;
 	analyse(img, &st);
 	const long area = (long)img->width * img->height;
-	CHECK(st.colours >= 8, "%s: %ld colours: blank picture", lv2th_variant_names[cur],
+	CHECK(st.colours >= 8, "%s: %ld colours: blank picture", pendula_variant_names[cur],
 	      st.colours);
 	CHECK(st.non_background >= area / 50, "%s: only %ld of %ld pixels drawn",
-	      lv2th_variant_names[cur], st.non_background, area);
+	      pendula_variant_names[cur], st.non_background, area);
 	CHECK(st.marker >= 8, "%s %ux%d: marker bob not found (%ld pixels)",
-	      lv2th_variant_names[cur], w, img->height, st.marker);
+	      pendula_variant_names[cur], w, img->height, st.marker);
 
 	pendula_scene s;
 	double sx, sy, sw, sh, ex, ey;
@@ -235,10 +235,10 @@ static void check_render(uint32_t w, uint32_t max_h)
 	const double d = hypot(st.mx - ex, st.my - ey);
 	printf("\n    %s %dx%d: marker at (%.2f, %.2f), %ld px; angles put it at (%.2f, %.2f): "
 	       "%.2f px",
-	       lv2th_variant_names[cur], img->width, img->height, st.mx, st.my, st.marker, ex, ey,
+	       pendula_variant_names[cur], img->width, img->height, st.mx, st.my, st.marker, ex, ey,
 	       d);
 	CHECK(d <= 1.0, "%s %dx%d: marker at (%.2f, %.2f), expected (%.2f, %.2f) from the angles",
-	      lv2th_variant_names[cur], img->width, img->height, st.mx, st.my, ex, ey);
+	      pendula_variant_names[cur], img->width, img->height, st.mx, st.my, ex, ey);
 
 	/* The conventions, independently of draw.c (README.md): the marker's
 	 * offset from the pivot, in metres, with y up on the screen. */
@@ -252,7 +252,7 @@ static void check_render(uint32_t w, uint32_t max_h)
 		CHECK(fabs(wx - host.control[P_CTL_TIP_X] * scale) < 1e-3 * scale &&
 		          fabs(wy - host.control[P_CTL_TIP_Y] * scale) < 1e-3 * scale,
 		      "%s: tip (%.4f, %.4f) from the angles, (%.4f, %.4f) from tip_x/tip_y",
-		      lv2th_variant_names[cur], wx, wy, host.control[P_CTL_TIP_X] * scale,
+		      pendula_variant_names[cur], wx, wy, host.control[P_CTL_TIP_X] * scale,
 		      host.control[P_CTL_TIP_Y] * scale);
 	} else {
 		wx = s.b[1] * sin(th[0] + s.beta[1]) + s.c[1] * sin(th[1]);
@@ -265,9 +265,9 @@ static void check_render(uint32_t w, uint32_t max_h)
 	const double ix = ppx + view.scale * wx, iy = ppy - view.scale * wy;
 	CHECK(hypot(st.mx - ix, st.my - iy) <= 1.0,
 	      "%s: marker at (%.2f, %.2f); the SPEC conventions put it at (%.2f, %.2f)",
-	      lv2th_variant_names[cur], st.mx, st.my, ix, iy);
+	      pendula_variant_names[cur], st.mx, st.my, ix, iy);
 	CHECK(view.scale * (s.parallel ? s.b[1] + 2.0 * s.c[1] : s.l[0] + s.l[1]) <= 0.5 * sh,
-	      "%s: the drawing is larger than the picture", lv2th_variant_names[cur]);
+	      "%s: the drawing is larger than the picture", pendula_variant_names[cur]);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -282,25 +282,25 @@ static void test_ttl(void)
 	const LilvPlugin *p = plugins[cur];
 
 	CHECK(lilv_plugin_has_extension_data(p, iface), "%s: no lv2:extensionData idpy:interface",
-	      lv2th_variant_names[cur]);
+	      pendula_variant_names[cur]);
 	LilvNodes *opt = lilv_plugin_get_optional_features(p);
 	CHECK(opt && lilv_nodes_contains(opt, qd), "%s: idpy:queue_draw not an optional feature",
-	      lv2th_variant_names[cur]);
+	      pendula_variant_names[cur]);
 	lilv_nodes_free(opt);
 	LilvNodes *req = lilv_plugin_get_required_features(p);
 	CHECK(!req || !lilv_nodes_contains(req, qd), "%s: idpy:queue_draw must not be required",
-	      lv2th_variant_names[cur]);
+	      pendula_variant_names[cur]);
 	lilv_nodes_free(req);
 
 	LilvUIs *uis = lilv_plugin_get_uis(p);
 	const LilvUI *ui = uis ? lilv_uis_get_by_uri(uis, ui_uri) : NULL;
-	CHECK(ui != NULL, "%s: no ui:ui <%s>", lv2th_variant_names[cur], PENDULA_UI_URI);
+	CHECK(ui != NULL, "%s: no ui:ui <%s>", pendula_variant_names[cur], PENDULA_UI_URI);
 	if (ui) {
 		CHECK(lilv_ui_is_a(ui, x11), "%s: the UI is not a ui:X11UI",
-		      lv2th_variant_names[cur]);
+		      pendula_variant_names[cur]);
 		const char *bin = lilv_node_as_uri(lilv_ui_get_binary_uri(ui));
 		CHECK(bin && strstr(bin, "pendula_ui."), "%s: UI binary %s",
-		      lv2th_variant_names[cur], bin ? bin : "(none)");
+		      pendula_variant_names[cur], bin ? bin : "(none)");
 		/* one ui:portNotification per control output of this plugin */
 		LilvNodes *notes = lilv_world_find_nodes(world, lilv_ui_get_uri(ui), notif, NULL);
 		LilvNode *ui_plugin = lilv_new_uri(world, LV2_UI__plugin);
@@ -322,7 +322,7 @@ static void test_ttl(void)
 					     !strcmp(pendula_ports[id].symbol, s));
 				CHECK(is_ctl_out,
 				      "%s: port notification for '%s', not a control output",
-				      lv2th_variant_names[cur], s);
+				      pendula_variant_names[cur], s);
 				++mine;
 			}
 			lilv_node_free(pl);
@@ -332,7 +332,7 @@ static void test_ttl(void)
 			expected += pendula_ports[id].kind == PK_CONTROL_OUT &&
 			            pendula_port_index(cur, (pendula_port_id)id) >= 0;
 		CHECK(mine == expected && expected > 0,
-		      "%s: %d port notifications, %d control outputs", lv2th_variant_names[cur],
+		      "%s: %d port notifications, %d control outputs", pendula_variant_names[cur],
 		      mine, expected);
 		lilv_node_free(ui_plugin);
 		lilv_node_free(symbol);
@@ -348,7 +348,7 @@ static void test_ttl(void)
 
 static void test_render(void)
 {
-	CHECK(host_open(true), "%s: instantiate failed", lv2th_variant_names[cur]);
+	CHECK(host_open(true), "%s: instantiate failed", pendula_variant_names[cur]);
 	if (!host.inst)
 		return;
 	set_test_pose();
@@ -364,18 +364,18 @@ static void test_render(void)
 
 static void test_queue_draw(void)
 {
-	CHECK(host_open(true), "%s: instantiate failed", lv2th_variant_names[cur]);
+	CHECK(host_open(true), "%s: instantiate failed", pendula_variant_names[cur]);
 	if (!host.inst)
 		return;
 	set_test_pose();
 	/* 2 s in blocks of 64 frames: the pendulum moves all the time */
 	queue_draw_calls = 0;
 	host_run(1500, 64);
-	printf("\n    %s moving: %u queue_draw in 2 s", lv2th_variant_names[cur], queue_draw_calls);
+	printf("\n    %s moving: %u queue_draw in 2 s", pendula_variant_names[cur], queue_draw_calls);
 	CHECK(queue_draw_calls <= 61, "%s: %u queue_draw in 2 s (at most ~30/s)",
-	      lv2th_variant_names[cur], queue_draw_calls);
+	      pendula_variant_names[cur], queue_draw_calls);
 	CHECK(queue_draw_calls >= 50, "%s: %u queue_draw in 2 s of motion (expected ~60)",
-	      lv2th_variant_names[cur], queue_draw_calls);
+	      pendula_variant_names[cur], queue_draw_calls);
 
 	/* restart hanging at rest in an equilibrium (Chaos Man: the arm's hinge
 	 * straight below the pivot), no forcing: one picture, then nothing */
@@ -391,12 +391,12 @@ static void test_queue_draw(void)
 	host_run(199, BLOCK); /* ~1 s */
 	printf(", after a reset to rest: %u", queue_draw_calls);
 	CHECK(queue_draw_calls >= 1 && queue_draw_calls <= 6,
-	      "%s: %u queue_draw while coming to rest", lv2th_variant_names[cur], queue_draw_calls);
+	      "%s: %u queue_draw while coming to rest", pendula_variant_names[cur], queue_draw_calls);
 	queue_draw_calls = 0;
 	host_run(200, BLOCK);
 	printf(", then at rest: %u", queue_draw_calls);
 	CHECK(queue_draw_calls == 0, "%s: %u queue_draw at rest (the picture did not change)",
-	      lv2th_variant_names[cur], queue_draw_calls);
+	      pendula_variant_names[cur], queue_draw_calls);
 	check_render(128, 128);
 	host_close();
 }
@@ -404,7 +404,7 @@ static void test_queue_draw(void)
 static void test_no_feature(void)
 {
 	CHECK(host_open(false), "%s: instantiate without queue_draw failed",
-	      lv2th_variant_names[cur]);
+	      pendula_variant_names[cur]);
 	if (!host.inst)
 		return;
 	set_test_pose();
@@ -464,7 +464,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
 		char name[64];
-		snprintf(name, sizeof name, "idisplay_%s", lv2th_variant_names[v]);
+		snprintf(name, sizeof name, "idisplay_%s", pendula_variant_names[v]);
 		CU_pSuite suite = CU_add_suite(name, NULL, NULL);
 		if (!suite)
 			return 1;

@@ -795,7 +795,7 @@ static void test_library(void)
 			CHECK(ctx.n_values >= 10 && !ctx.unknown && !ctx.out_of_range &&
 			          !ctx.bad_type,
 			      "%s on %s: %u values, %u unknown, %u out of range, %u bad type (%s)",
-			      p->slug, lv2th_variant_names[v], ctx.n_values, ctx.unknown,
+			      p->slug, pendula_variant_names[v], ctx.n_values, ctx.unknown,
 			      ctx.out_of_range, ctx.bad_type, ctx.first_problem);
 			daw_host_free(h);
 		}
@@ -834,8 +834,8 @@ static void test_cv_variants(void)
 				if (!isfinite(a->rec[id][f]))
 					finite = false;
 		}
-		CHECK(same, "%s: %s and %s differ", p->slug, lv2th_variant_names[va],
-		      lv2th_variant_names[vc]);
+		CHECK(same, "%s: %s and %s differ", p->slug, pendula_variant_names[va],
+		      pendula_variant_names[vc]);
 		CHECK(finite, "%s: non-finite output", p->slug);
 		daw_host_free(a);
 		daw_host_free(c);

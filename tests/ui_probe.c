@@ -209,7 +209,7 @@ static int point(int argc, char **argv)
 	pendula_layout lay;
 	pendula_scene s;
 	pendula_view v;
-	pendula_pose p;
+	pendula_scene_points p;
 	double x, y;
 	pendula_layout_compute(&lay, w, h);
 	scene_from_values(&pv, &s);

@@ -62,10 +62,9 @@
 #define MAX_TRACE_POINTS 200000u
 #define MAX_BODIES       4
 
-static const char *const short_names[] = {"double", "double-cv", "parallel", "parallel-cv"};
-static const char *const short_uris[] = {PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV,
-                                         PENDULA_URI_PARALLEL, PENDULA_URI_PARALLEL_CV};
-#define N_SHORT_NAMES (sizeof(short_names) / sizeof(short_names[0]))
+#define short_names   pendula_variant_names
+#define short_uris    pendula_variant_uris
+#define N_SHORT_NAMES PENDULA_N_VARIANTS
 
 /* ------------------------------------------------------------------------ */
 /* Messages */

@@ -25,30 +25,6 @@
 #define LICENSE "http://opensource.org/licenses/isc"
 #define PROJECT_URI PENDULA_URI_BASE "project"
 
-typedef struct {
-	pendula_variant variant;
-	const char *uri;
-	const char *name;
-	const char *comment;
-} plugin_desc;
-
-static const plugin_desc plugins[PENDULA_N_VARIANTS] = {
-	{PENDULA_VARIANT_DOUBLE, PENDULA_URI_DOUBLE, "Pendula Double Pendulum",
-	 "A double pendulum (two point masses on rods) run at audio rate; its "
-	 "angles, tip position and energy come out as audio-rate modulation "
-	 "signals and as MIDI control changes."},
-	{PENDULA_VARIANT_DOUBLE_CV, PENDULA_URI_DOUBLE_CV, "Pendula Double Pendulum CV",
-	 "The double pendulum with CV outputs (each optional) instead of audio "
-	 "outputs, for hosts that route CV to parameters."},
-	{PENDULA_VARIANT_PARALLEL, PENDULA_URI_PARALLEL, "Pendula Chaos Man",
-	 "The parallel multiple rigid pendulum (\"Chaos Man\"): up to four rigid "
-	 "bodies, bodies 2..N hinged on body 1; angles and energy come out as "
-	 "audio-rate modulation signals and as MIDI control changes."},
-	{PENDULA_VARIANT_PARALLEL_CV, PENDULA_URI_PARALLEL_CV, "Pendula Chaos Man CV",
-	 "The parallel multiple rigid pendulum with CV outputs (each optional) "
-	 "instead of audio outputs."},
-};
-
 /* Custom units (LV2 units has none for these): label, symbol, render. */
 typedef struct {
 	const char *uri;    /* units: suffix, or NULL for a custom unit */
@@ -67,7 +43,6 @@ static const unit_desc units[] = {
 	[PU_NM] = {NULL, "newton metre", "N·m"},
 	[PU_HZ] = {"hz", NULL, "Hz"},
 	[PU_DEGREE] = {"degree", NULL, "°"},
-	[PU_MIDINOTE] = {"midiNote", NULL, "note"},
 };
 
 static const char *prefixes =
@@ -223,7 +198,7 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	} props[] = {
 		{PF_INTEGER, "lv2:integer"},       {PF_TOGGLED, "lv2:toggled"},
 		{PF_TRIGGER, "pprops:trigger"},    {PF_LOG, "pprops:logarithmic"},
-		{PF_ENUM, "lv2:enumeration"},      {PF_NOTONGUI, "pprops:notOnGUI"},
+		{PF_ENUM, "lv2:enumeration"},
 	};
 	for (size_t i = 0; i < sizeof props / sizeof props[0]; ++i)
 		if (p->flags & props[i].flag)
@@ -247,12 +222,26 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	fputs("\n\t]", f);
 }
 
-static void write_plugin(FILE *f, const plugin_desc *d)
+/* The plugin's name and comment, from the model registry. */
+static void write_plugin(FILE *f, pendula_variant v)
 {
-	fprintf(f, "\n<%s>\n\ta lv2:Plugin, lv2:OscillatorPlugin ;\n\tdoap:name ", d->uri);
-	put_string(f, d->name);
+	const pendula_model_info *m = &pendula_model_infos[pendula_variant_model(v)];
+	char name[256];
+	snprintf(name, sizeof name, "Pendula %s%s", m->name, pendula_variant_is_cv(v) ? " CV" : "");
+	fprintf(f, "\n<%s>\n\ta lv2:Plugin, lv2:OscillatorPlugin ;\n\tdoap:name ",
+	        pendula_variant_uris[v]);
+	put_string(f, name);
 	fputs(" ;\n\trdfs:comment ", f);
-	put_string(f, d->comment);
+	if (pendula_variant_is_cv(v)) {
+		char comment[1024];
+		snprintf(comment, sizeof comment,
+		         "%s This variant has CV outputs (each optional) instead of audio outputs, "
+		         "for hosts that route CV to parameters.",
+		         m->description);
+		put_string(f, comment);
+	} else {
+		put_string(f, m->description);
+	}
 	/* The maintainer sits on the project: doap:maintainer has the domain
 	 * doap:Project (sord_validate checks it); lilv looks there too. */
 	fprintf(f,
@@ -263,21 +252,21 @@ static void write_plugin(FILE *f, const plugin_desc *d)
 	        "\tlv2:optionalFeature lv2:hardRTCapable, log:log ;\n"
 	        "\tlv2:port\n");
 
-	const unsigned mask = pendula_variant_model_mask(d->variant);
+	const unsigned mask = pendula_variant_model_mask(v);
 	int index = 0;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		if (!(pendula_ports[id].models & mask))
 			continue;
-		if (pendula_port_index(d->variant, (pendula_port_id)id) != index)
+		if (pendula_port_index(v, (pendula_port_id)id) != index)
 			fail("port %s: index mismatch", pendula_ports[id].symbol);
 		if (index)
 			fputs(" ,\n", f);
-		write_port(f, d->variant, (pendula_port_id)id, index);
+		write_port(f, v, (pendula_port_id)id, index);
 		++index;
 	}
-	if ((uint32_t)index != pendula_port_count(d->variant))
-		fail("variant %d: %d ports written, table says %u", (int)d->variant, index,
-		     pendula_port_count(d->variant));
+	if ((uint32_t)index != pendula_port_count(v))
+		fail("variant %d: %d ports written, table says %u", (int)v, index,
+		     pendula_port_count(v));
 	fputs(" .\n", f);
 }
 
@@ -329,7 +318,7 @@ static int write_bundle(const char *dir, const char *binary, int n_extra, char *
 	      "\tdoap:maintainer [\n\t\ta foaf:Person ;\n\t\tfoaf:name \"" MAINTAINER "\"\n\t] .\n",
 	      f);
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
-		write_plugin(f, &plugins[v]);
+		write_plugin(f, v);
 	if (close_out(f, path))
 		return 1;
 
@@ -344,7 +333,7 @@ static int write_bundle(const char *dir, const char *binary, int n_extra, char *
 	      f);
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
 		fprintf(f, "\n<%s>\n\ta lv2:Plugin ;\n\tlv2:binary <%s> ;\n\trdfs:seeAlso <pendula.ttl> .\n",
-		        plugins[v].uri, binary);
+		        pendula_variant_uris[v], binary);
 	for (int i = 0; i < n_extra; ++i)
 		append_file(f, extra[i]);
 	close_out(f, path);
@@ -370,28 +359,25 @@ static const char *kind_text(pendula_port_kind k)
 	return "?";
 }
 
-static void write_markdown(FILE *f)
+/* One table per model: the ports of its two plugins, in index order. */
+static void write_markdown_model(FILE *f, pendula_model model)
 {
-	char a[64], b[64];
-	fputs("| # double | # parallel | symbol | kind | min | max | default | unit | description |\n"
-	      "|---:|---:|---|---|---:|---:|---|---|---|\n",
+	char a[64];
+	const pendula_variant v = (pendula_variant)(2 * model);
+	const unsigned mask = 1u << model;
+	fprintf(f, "\n#### `%s` and `%s`\n\n", pendula_variant_names[v],
+	        pendula_variant_names[v + 1]);
+	fputs("| # | symbol | kind | min | max | default | unit | description |\n"
+	      "|---:|---|---|---:|---:|---|---|---|\n",
 	      f);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		const pendula_port_info *p = &pendula_ports[id];
+		if (!(p->models & mask))
+			continue;
 		const int integer = is_integer_port(p);
-		const int idx_d = pendula_port_index(PENDULA_VARIANT_DOUBLE, (pendula_port_id)id);
-		const int idx_p = pendula_port_index(PENDULA_VARIANT_PARALLEL, (pendula_port_id)id);
 		const int is_atom = p->kind == PK_ATOM_IN || p->kind == PK_ATOM_OUT;
-
-		if (idx_d >= 0)
-			fprintf(f, "| %d ", idx_d);
-		else
-			fputs("| – ", f);
-		if (idx_p >= 0)
-			fprintf(f, "| %d ", idx_p);
-		else
-			fputs("| – ", f);
-		fprintf(f, "| `%s` | %s", p->symbol, kind_text(p->kind));
+		fprintf(f, "| %d | `%s` | %s", pendula_port_index(v, (pendula_port_id)id), p->symbol,
+		        kind_text(p->kind));
 		if (p->flags & PF_INTEGER)
 			fputs(", integer", f);
 		if (p->flags & PF_TOGGLED)
@@ -407,17 +393,10 @@ static void write_markdown(FILE *f)
 		} else {
 			fprintf(f, " | %s ", number(a, sizeof a, p->min, integer));
 			fprintf(f, "| %s | ", number(a, sizeof a, p->max, integer));
-			if (p->kind != PK_CONTROL_IN) {
-				/* outputs have no default */
-			} else if (idx_d >= 0 && idx_p >= 0 && p->def != p->def_parallel) {
-				fprintf(f, "%s (double), %s (parallel)",
-				        number(a, sizeof a, p->def, integer),
-				        number(b, sizeof b, p->def_parallel, integer));
-			} else {
-				fputs(number(a, sizeof a, idx_d >= 0 ? p->def : p->def_parallel,
-				             integer),
+			if (p->kind == PK_CONTROL_IN) /* outputs have no default */
+				fputs(number(a, sizeof a,
+				             pendula_port_default(v, (pendula_port_id)id), integer),
 				      f);
-			}
 		}
 		fprintf(f, " | %s | %s", units[p->unit].symbol, p->doc);
 		if (p->flags & PF_ENUM) {
@@ -427,6 +406,12 @@ static void write_markdown(FILE *f)
 		}
 		fputs(" |\n", f);
 	}
+}
+
+static void write_markdown(FILE *f)
+{
+	for (int m = 0; m < PENDULA_N_MODELS; ++m)
+		write_markdown_model(f, (pendula_model)m);
 }
 
 static int usage(const char *msg)

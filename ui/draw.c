@@ -48,7 +48,7 @@ static double angle_ok(double v)
 	return isfinite(v) ? v : 0.0;
 }
 
-void pendula_scene_pose(const pendula_scene *s, pendula_pose *p)
+void pendula_scene_pose(const pendula_scene *s, pendula_scene_points *p)
 {
 	memset(p, 0, sizeof *p);
 	p->n = scene_bodies(s);
@@ -134,7 +134,7 @@ void pendula_scene_marker_px(const pendula_scene *s, double x, double y, double 
                              double *px, double *py)
 {
 	pendula_view v;
-	pendula_pose p;
+	pendula_scene_points p;
 	pendula_view_fit(&v, s, x, y, w, h);
 	pendula_scene_pose(s, &p);
 	pendula_view_map(&v, p.bob[p.marker], px, py);
@@ -150,7 +150,7 @@ void pendula_trail_clear(pendula_trail *t)
 
 void pendula_trail_push(pendula_trail *t, const pendula_scene *s)
 {
-	pendula_pose p;
+	pendula_scene_points p;
 	pendula_xy tips[PENDULA_TRAIL_TIPS];
 	int n_tips = 0;
 
@@ -261,7 +261,7 @@ static int hull(pendula_xy *pts, int n, pendula_xy *out)
 
 /* Body 1 of the parallel model: the rigid shape holding the pivot, its centre
  * of mass and the hinges of the other bodies (hull grown by a round pen). */
-static void draw_body1(cairo_t *cr, const pendula_view *v, const pendula_pose *p, double width)
+static void draw_body1(cairo_t *cr, const pendula_view *v, const pendula_scene_points *p, double width)
 {
 	pendula_xy pts[PENDULA_SCENE_MAX_BODIES + 1], h[2 * (PENDULA_SCENE_MAX_BODIES + 1)];
 	int n = 0;
@@ -315,7 +315,7 @@ void pendula_draw_scene(cairo_t *cr, const pendula_scene *s, const pendula_trail
                         double y, double w, double h)
 {
 	pendula_view v;
-	pendula_pose p;
+	pendula_scene_points p;
 	pendula_view_fit(&v, s, x, y, w, h);
 	pendula_scene_pose(s, &p);
 	const double r = v.bob_r;
@@ -427,7 +427,7 @@ void pendula_draw_scene(cairo_t *cr, const pendula_scene *s, const pendula_trail
 void pendula_draw_ghost(cairo_t *cr, const pendula_scene *s, double x, double y, double w, double h)
 {
 	pendula_view v;
-	pendula_pose p;
+	pendula_scene_points p;
 	const double dash[] = {4.0, 3.0};
 	pendula_view_fit(&v, s, x, y, w, h);
 	pendula_scene_pose(s, &p);

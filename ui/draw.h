@@ -73,10 +73,10 @@ typedef struct {
 	pendula_xy bob[PENDULA_SCENE_MAX_BODIES];
 	/* far end of rod k / arm k (parallel arms: hinge + 2 c_k along the arm) */
 	pendula_xy end[PENDULA_SCENE_MAX_BODIES];
-} pendula_pose;
+} pendula_scene_points;
 
 /* Fills the pose from the scene (angles, pivot, geometry). */
-void pendula_scene_pose(const pendula_scene *s, pendula_pose *p);
+void pendula_scene_pose(const pendula_scene *s, pendula_scene_points *p);
 /* Farthest any drawn point can get from the pivot, over all angles (m). */
 double pendula_scene_reach(const pendula_scene *s);
 

@@ -220,7 +220,7 @@ static void scene_from_ports(const PendulaUI *ui, pendula_scene *s, bool initial
 	const float *v = ui->value;
 
 	memset(s, 0, sizeof *s);
-	s->parallel = pendula_variant_model_mask(ui->variant) == PM_P;
+	s->parallel = pendula_variant_model(ui->variant) == PENDULA_MODEL_PARALLEL;
 	s->n_bodies = s->parallel ? (int)lrintf(v[P_N_BODIES]) : 2;
 	if (s->n_bodies < 1)
 		s->n_bodies = 1;
@@ -387,7 +387,7 @@ static double wrap_degrees(double deg)
  * hinges on body 1 and the far ends of the arms. */
 static int drag_handles(const pendula_scene *s, drag_handle *h)
 {
-	pendula_pose p;
+	pendula_scene_points p;
 	int n = 0;
 	pendula_scene_pose(s, &p);
 	if (!s->parallel) {
@@ -438,7 +438,7 @@ static void drag_to(PendulaUI *ui, const pendula_layout *lay, double x, double y
 {
 	pendula_scene init;
 	pendula_view v;
-	pendula_pose p;
+	pendula_scene_points p;
 	scene_from_ports(ui, &init, true);
 	pendula_view_fit(&v, &init, lay->scene.x, lay->scene.y, lay->scene.w, lay->scene.h);
 	pendula_scene_pose(&init, &p);
@@ -625,11 +625,8 @@ static const LV2UI_Show_Interface show_interface = {show, hide};
 
 static bool variant_of_uri(const char *uri, pendula_variant *v)
 {
-	static const char *const uris[PENDULA_N_VARIANTS] = {
-	    PENDULA_URI_DOUBLE, PENDULA_URI_DOUBLE_CV, PENDULA_URI_PARALLEL,
-	    PENDULA_URI_PARALLEL_CV};
 	for (int i = 0; i < PENDULA_N_VARIANTS; ++i)
-		if (uri && !strcmp(uri, uris[i])) {
+		if (uri && !strcmp(uri, pendula_variant_uris[i])) {
 			*v = (pendula_variant)i;
 			return true;
 		}

@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Pendula physics engine: the double pendulum and the parallel multiple rigid
- * pendulum ("Chaos Man") of the technical note "Mechanics of Chaos Man"
- * (Yamada, 3rd ed. 2004), sections 1 and 3.
+ * Pendula physics engine: one generic audio-rate engine and the models of
+ * the registry (pendula_models.h), each in its own file behind one interface
+ * (model.h).  The models come from the technical note "Mechanics of Chaos
+ * Man" (Yamada, 3rd ed. 2004) and the notes it builds on.
  *
  * Plain C99, no LV2 header: the plugin glue, the tests, the benchmarks, the
- * render tool and the UI preview all use it.
+ * render tool and the UI all use it.
  *
- * Conventions (README.md): angles from the downward vertical, positive toward
- * +x; y up; gravity -g y.  Simulated time t advances time_scale / sample_rate
- * per audio frame; frame 0 after a reset shows the initial state.
- *
- * Both models run on one engine: the double pendulum is the parallel model
- * with N = 2 point masses (I_O1 = m1 l1^2, c1 = b2 = l1, beta2 = 0, c2 = l2,
- * I_G2 = 0).
+ * Conventions (README.md): x right, y up, z toward the viewer; angles from
+ * the downward vertical, positive toward +x; gravity -g y.  Simulated time t
+ * advances time_scale / sample_rate per audio frame; frame 0 after a reset
+ * shows the initial state.
  */
 #ifndef PENDULA_ENGINE_H
 #define PENDULA_ENGINE_H
+
+#include "pendula_models.h"
+#include "pendula_pose.h"
 
 #include <stdint.h>
 
@@ -24,23 +25,21 @@
 extern "C" {
 #endif
 
-#define PENDULA_MAX_BODIES 4
+#define PENDULA_MAX_BODIES 6  /* bodies (arms, links) with an angle */
+#define PENDULA_MAX_DOF    12 /* coordinates of a state */
 
-typedef enum {
-	PENDULA_MODEL_DOUBLE = 0,   /* point masses m1, m2 on rods l1, l2 */
-	PENDULA_MODEL_PARALLEL = 1  /* body 1 on the pivot, bodies 2..N on body 1 */
-} pendula_model;
-
-/* Physical settings, in SI units and radians.  Index k-1 is body/joint k. */
+/* Physical settings, in SI units and radians.  Index k-1 is body/joint k.
+ * A field means the same thing in every model that uses it (the port table,
+ * plugin/ports.h, says which port fills which field). */
 typedef struct {
 	pendula_model model;
-	int n_bodies;        /* parallel: 1..PENDULA_MAX_BODIES; double: forced to 2 */
-	double time_scale;   /* simulated seconds per second of audio */
-	double gravity;      /* g, m/s^2 */
+	int n_bodies;      /* bodies N (parallel); double: 2 */
+	double time_scale; /* simulated seconds per second of audio */
+	double gravity;    /* g, m/s^2 */
 	double m[PENDULA_MAX_BODIES];       /* masses, kg */
-	double l[2];                        /* double: rod lengths, m */
-	double c[PENDULA_MAX_BODIES];       /* parallel: hinge -> centre of mass, m */
-	double inertia[PENDULA_MAX_BODIES]; /* parallel: about own centre of mass, kg m^2 */
+	double l[PENDULA_MAX_BODIES];       /* rod lengths (hinge to hinge), m */
+	double c[PENDULA_MAX_BODIES];       /* hinge -> centre of mass, m */
+	double inertia[PENDULA_MAX_BODIES]; /* about the own centre of mass, kg m^2 */
 	double b[PENDULA_MAX_BODIES];       /* parallel: |O1 O_k|, k >= 2 (b[0] unused) */
 	double beta[PENDULA_MAX_BODIES];    /* parallel: angle G1 O1 O_k, rad (beta[0] unused) */
 	double lambda[PENDULA_MAX_BODIES];  /* joint damping, N m s */
@@ -50,78 +49,92 @@ typedef struct {
 	double theta_init[PENDULA_MAX_BODIES]; /* initial angles, rad */
 } pendula_params;
 
-/* Fills p with the documented defaults of the given model (README.md). */
+/* Fills p with the model's defaults: the port table's (plugin/ports.h). */
 void pendula_params_default(pendula_params *p, pendula_model model);
 
 /* ------------------------------------------------------------------------ */
 /* The physics, for tests, tools and the UI (no state, no allocation).       */
 
-/* Constants derived from pendula_params in the unified (parallel) form. */
+/* Pivot forcing Gamma(t) = (Delta_x sin(Omega_x t), Delta_y cos(Omega_y t)),
+ * the same for every model. */
 typedef struct {
-	int n;                              /* number of bodies */
-	double g;
-	double i_o1;                        /* I_O1 = inertia1 + m1 c1^2 */
-	double r11;                         /* I_O1 + sum_k m_k b_k^2 */
-	double j[PENDULA_MAX_BODIES];       /* k >= 1: I_Gk + m_k c_k^2 */
-	double a[PENDULA_MAX_BODIES];       /* k >= 1: m_k b_k c_k */
-	double cos_beta[PENDULA_MAX_BODIES], sin_beta[PENDULA_MAX_BODIES];
-	double lever[PENDULA_MAX_BODIES];   /* gravity moment: |Z| for body 1, m_k c_k */
-	double lever_cos[PENDULA_MAX_BODIES], lever_sin[PENDULA_MAX_BODIES]; /* e^{i gamma} */
-	double lambda[PENDULA_MAX_BODIES], sigma[PENDULA_MAX_BODIES];
-	double force_x_amp, force_y_amp;    /* Delta Omega^2 */
-	double omega_x, omega_y;            /* rad/s */
-	double energy_min, energy_range;    /* U_min, max(U_max - U_min, 1e-6) */
-	double pivot_x_amp, pivot_y_amp;    /* Delta_x, Delta_y */
-	int forced;                         /* any pivot forcing at all */
-	double tip_b, tip_c;                /* double: l1, l2 */
-	double tip_scale;                   /* 1 / (l1 + l2) for the double pendulum */
-	int has_tip;
-	double h_params;                    /* largest step these settings allow, s */
-	double inv_r_diag_max[PENDULA_MAX_BODIES]; /* bound on diag(R^-1) over all angles */
+	double amp_x, amp_y;     /* Delta_x, Delta_y (m) */
+	double omega_x, omega_y; /* rad/s */
+	double accel_x, accel_y; /* Delta Omega^2 (m/s^2) */
+	int forced;              /* any pivot acceleration at all */
+} pendula_forcing;
+
+typedef struct pendula_model_ops pendula_model_ops;
+
+/* Bytes a model may keep as constants derived from its settings. */
+#define PENDULA_SYSTEM_BYTES 640
+
+/* Constants derived from pendula_params: what every model has, then the
+ * model's own part (opaque here, see the model's file). */
+typedef struct {
+	const pendula_model_ops *ops;
+	int n;                           /* bodies with an angle */
+	int dof;                         /* coordinates of the state */
+	double g;                        /* gravity, m/s^2 */
+	double energy_min, energy_range; /* U_min, max(U_max - U_min, 1e-6 J) */
+	double tip_length;               /* tip_x, tip_y = tip / tip_length (0: no tip) */
+	pendula_forcing force;
+	union {
+		double d[PENDULA_SYSTEM_BYTES / sizeof(double)];
+		void *ptr;
+	} model;
 } pendula_system;
 
 void pendula_system_init(pendula_system *sys, const pendula_params *p);
 
-/* Instantaneous state: angles (unwrapped inside a step, wrapped between),
- * momenta p = R(theta) omega, forcing phases Omega t (kept in [0, 2 pi)). */
+/* Instantaneous state: coordinates q (angles for the planar models,
+ * unwrapped inside a step and wrapped between steps), canonical momenta p,
+ * forcing phases Omega t (kept in [0, 2 pi)) and simulated time. */
 typedef struct {
-	double theta[PENDULA_MAX_BODIES];
-	double p[PENDULA_MAX_BODIES];
+	double q[PENDULA_MAX_DOF];
+	double p[PENDULA_MAX_DOF];
 	double phase_x, phase_y;
 	double t;
 } pendula_state;
 
-void pendula_mass_matrix(const pendula_system *sys, const double *theta,
-                         double r[PENDULA_MAX_BODIES][PENDULA_MAX_BODIES]);
-void pendula_velocity(const pendula_system *sys, const double *theta,
-                      const double *p, double *omega);
-void pendula_momentum(const pendula_system *sys, const double *theta,
-                      const double *omega, double *p);
-/* Angular accelerations from the full equations (damping, torque, forcing). */
-void pendula_accel(const pendula_system *sys, const double *theta,
-                   const double *omega, double phase_x, double phase_y,
-                   double *accel);
+void pendula_velocity(const pendula_system *sys, const double *q, const double *p,
+                      double *qdot);
+void pendula_momentum(const pendula_system *sys, const double *q, const double *qdot, double *p);
+/* Accelerations from the full equations (damping, torque, forcing). */
+void pendula_accel(const pendula_system *sys, const double *q, const double *qdot,
+                   double phase_x, double phase_y, double *accel);
 /* E = T + U in the pivot frame, joules; and normalised per README.md. */
-double pendula_energy(const pendula_system *sys, const double *theta,
-                      const double *omega);
+double pendula_energy(const pendula_system *sys, const double *q, const double *qdot);
 double pendula_energy_normalised(const pendula_system *sys, double energy);
-/* dE/dt = sum (sigma - lambda omega) omega + omega^T Q(t). */
-double pendula_power(const pendula_system *sys, const double *theta,
-                     const double *omega, double phase_x, double phase_y);
-/* Pivot position Gamma and acceleration at the given phases. */
-void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y,
-                   double *x, double *y);
+/* dE/dt = sum (sigma - lambda qdot) qdot + qdot^T Q(t). */
+double pendula_power(const pendula_system *sys, const double *q, const double *qdot,
+                     double phase_x, double phase_y);
+/* Pivot position Gamma at the given phases. */
+void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x,
+                   double *y);
+/* The model's geometry at coordinates q with the pivot at (pivot_x, pivot_y). */
+void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
+                     pendula_pose *pose);
 
-/* One step of the integrator over simulated time h (4th-order symmetric
- * composition of the implicit midpoint rule, symplectic in (theta, p) when
- * lambda = sigma = 0 and there is no forcing).  Returns the number of
- * fixed-point iterations spent. */
+/* One step of the model's integrator over simulated time h (a 4th-order
+ * symmetric composition, symplectic when there is no damping, torque or
+ * forcing).  Returns the work spent (solver iterations). */
 int pendula_step(const pendula_system *sys, pendula_state *s, double h);
-/* One implicit midpoint step alone (the building block). */
-int pendula_step_midpoint(const pendula_system *sys, pendula_state *s, double h);
+/* One step of the scheme the composition is made of (e.g. implicit midpoint). */
+int pendula_step_base(const pendula_system *sys, pendula_state *s, double h);
 
 /* ------------------------------------------------------------------------ */
 /* The audio-rate engine.                                                    */
+
+/* Output channels: what the engine interpolates per audio frame.  Every
+ * signal output port of the port table names one. */
+enum {
+	PENDULA_CH_THETA = 0, /* + k: angle of body k + 1 (rad; output wrapped / pi) */
+	PENDULA_CH_TIP_X = PENDULA_MAX_BODIES, /* tip / tip_length */
+	PENDULA_CH_TIP_Y,
+	PENDULA_CH_ENERGY, /* normalised energy */
+	PENDULA_N_CHANNELS
+};
 
 typedef struct pendula_engine pendula_engine;
 
@@ -140,36 +153,36 @@ void pendula_engine_reset(pendula_engine *e);
  * given value (rad) at the next frame. */
 void pendula_engine_set_phase(pendula_engine *e, int axis, double phase);
 
-/* Per-frame outputs in plugin units (README.md).  Any pointer may be NULL. */
+/* Per-frame outputs in plugin units (README.md), one buffer per channel;
+ * any pointer may be NULL. */
 typedef struct {
-	float *theta[PENDULA_MAX_BODIES]; /* wrapped angle / pi, in [-1, 1) */
-	float *tip_x, *tip_y;             /* double only: tip / (l1 + l2) */
-	float *energy;                    /* normalised energy */
+	float *ch[PENDULA_N_CHANNELS];
 } pendula_outputs;
 
-void pendula_engine_run(pendula_engine *e, uint32_t n_frames,
-                        const pendula_outputs *out);
+void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out);
 
 /* One frame in double precision (advances the engine exactly as one frame of
  * pendula_engine_run). */
 typedef struct {
-	double theta[PENDULA_MAX_BODIES];  /* wrapped to [-pi, pi) */
+	double theta[PENDULA_MAX_BODIES]; /* wrapped to [-pi, pi) */
 	double omega[PENDULA_MAX_BODIES];
-	double tip_x, tip_y;               /* metres, relative to the pivot */
-	double tip_x_norm, tip_y_norm;     /* double: divided by l1 + l2 (the tip_x/tip_y outputs) */
-	double energy;                     /* normalised (the energy output) */
-	double pivot_x, pivot_y;           /* Gamma(t), metres */
-	double t;                          /* simulated time of this frame */
+	double tip_x, tip_y;           /* metres, relative to the pivot */
+	double tip_x_norm, tip_y_norm; /* the tip_x / tip_y outputs */
+	double energy;                 /* normalised (the energy output) */
+	double pivot_x, pivot_y;       /* Gamma(t), metres */
+	double t;                      /* simulated time of this frame */
 } pendula_frame;
 
 void pendula_engine_tick(pendula_engine *e, pendula_frame *f);
 /* The last frame produced (for control outputs and UIs). */
 void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
+/* The settings in force and their derived constants (e.g. for drawing). */
+const pendula_system *pendula_engine_system(const pendula_engine *e);
 
 /* Work counters since the last reset, for benchmarks and tests. */
 typedef struct {
 	uint64_t frames, steps, iterations, restarts, capped_frames;
-	double step_size;     /* current step, simulated seconds */
+	double step_size;        /* current step, simulated seconds */
 	int max_steps_per_frame; /* the work cap at this sample rate */
 } pendula_stats;
 void pendula_engine_stats(const pendula_engine *e, pendula_stats *st);

@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The generic audio-rate engine: step-size control, work cap, restart,
+ * forcing phases, the Hermite sampler that turns integration steps into
+ * audio frames, and the dispatch of the physics API to the models.  It
+ * knows no model: everything model-specific goes through the interface of
+ * model.h.  See ../../README.md ("How the engine works") for the design in
+ * prose.
+ *
+ * Audio rate: the integrator takes steps of a simulated length h that does
+ * not depend on the sample rate (a power-of-two fraction of H_MAX chosen from
+ * the stiffness of the current settings and energy), and each audio frame
+ * reads a cubic Hermite interpolant of the outputs over the current step
+ * (value and time derivative at both ends: C1 in time, 4th-order accurate).
+ */
+#include "model.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Smallest step level: H_MAX 2^-J_MAX. */
+#define J_MAX 24
+/* Hysteresis before a step is allowed to grow again. */
+#define GROW_MARGIN 1.5
+/* Work cap: at most MAX_STEPS_PER_SECOND steps per second of audio, i.e. 4
+ * per frame at 48 kHz and never fewer than 4 per frame.  Beyond the cap
+ * simulated time slows down for that frame. */
+#define MAX_STEPS_PER_SECOND 192000.0
+#define MIN_STEPS_PER_FRAME  4
+
+/* The registry: every model's interface, by id. */
+#define PENDULA_X_MODEL_DECL(id, slug, name, desc) extern const pendula_model_ops pendula_model_##slug;
+PENDULA_MODELS(PENDULA_X_MODEL_DECL)
+#undef PENDULA_X_MODEL_DECL
+
+static const pendula_model_ops *const model_ops[PENDULA_N_MODELS] = {
+#define PENDULA_X_MODEL_OPS(id, slug, name, desc) &pendula_model_##slug,
+    PENDULA_MODELS(PENDULA_X_MODEL_OPS)
+#undef PENDULA_X_MODEL_OPS
+};
+
+/* ------------------------------------------------------------------------ */
+/* The physics API: dispatch to the model                                   */
+
+void pendula_forcing_init(pendula_forcing *f, const pendula_params *p)
+{
+	const double dx = pendula_nonneg(p->pivot_x_amp), dy = pendula_nonneg(p->pivot_y_amp);
+	const double fx = pendula_nonneg(p->pivot_x_freq), fy = pendula_nonneg(p->pivot_y_freq);
+	f->amp_x = dx;
+	f->amp_y = dy;
+	f->omega_x = PENDULA_TWO_PI * fx;
+	f->omega_y = PENDULA_TWO_PI * fy;
+	f->accel_x = dx * f->omega_x * f->omega_x;
+	f->accel_y = dy * f->omega_y * f->omega_y;
+	f->forced = f->accel_x > 0.0 || f->accel_y > 0.0;
+}
+
+void pendula_system_init(pendula_system *sys, const pendula_params *p)
+{
+	memset(sys, 0, sizeof(*sys));
+	const int id = (int)p->model >= 0 && p->model < PENDULA_N_MODELS ? (int)p->model : 0;
+	sys->ops = model_ops[id];
+	sys->g = pendula_positive(p->gravity, 0.0);
+	pendula_forcing_init(&sys->force, p);
+	sys->ops->derive(sys, p);
+}
+
+void pendula_velocity(const pendula_system *sys, const double *q, const double *p, double *qdot)
+{
+	sys->ops->velocity(sys, q, p, qdot);
+}
+
+void pendula_momentum(const pendula_system *sys, const double *q, const double *qdot, double *p)
+{
+	sys->ops->momentum(sys, q, qdot, p);
+}
+
+void pendula_accel(const pendula_system *sys, const double *q, const double *qdot,
+                   double phase_x, double phase_y, double *accel)
+{
+	sys->ops->accel(sys, q, qdot, phase_x, phase_y, accel);
+}
+
+double pendula_energy(const pendula_system *sys, const double *q, const double *qdot)
+{
+	return sys->ops->energy(sys, q, qdot);
+}
+
+double pendula_energy_normalised(const pendula_system *sys, double energy)
+{
+	return (energy - sys->energy_min) / sys->energy_range;
+}
+
+double pendula_power(const pendula_system *sys, const double *q, const double *qdot,
+                     double phase_x, double phase_y)
+{
+	return sys->ops->power(sys, q, qdot, phase_x, phase_y);
+}
+
+void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x,
+                   double *y)
+{
+	*x = sys->force.amp_x * sin(phase_x);
+	*y = sys->force.amp_y * cos(phase_y);
+}
+
+void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
+                     pendula_pose *pose)
+{
+	sys->ops->pose(sys, q, pivot_x, pivot_y, pose);
+}
+
+static void start_predictor(const pendula_system *sys, const pendula_state *s,
+                            pendula_predictor *pr)
+{
+	double qdot[PENDULA_MAX_DOF] = {0};
+	sys->ops->velocity(sys, s->q, s->p, qdot);
+	pendula_predictor_start(pr, qdot, s->t);
+}
+
+int pendula_step(const pendula_system *sys, pendula_state *s, double h)
+{
+	pendula_predictor pr;
+	start_predictor(sys, s, &pr);
+	return sys->ops->step(sys, s, h, &pr);
+}
+
+int pendula_step_base(const pendula_system *sys, pendula_state *s, double h)
+{
+	pendula_predictor pr;
+	start_predictor(sys, s, &pr);
+	return sys->ops->step_base(sys, s, h, &pr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The audio-rate engine                                                    */
+
+struct pendula_engine {
+	double sample_rate;
+	pendula_params params;  /* in force */
+	pendula_params pending; /* from set_params, applied at the next step */
+	int has_pending;
+	pendula_system sys;
+	pendula_state st; /* state at the end of the current step */
+	pendula_predictor pred;
+	double qdot[PENDULA_MAX_DOF]; /* velocities at st */
+	/* Current step: [t0, t0 + h], read at u in [0, 1]. */
+	int level; /* h = H_MAX 2^-level */
+	double h;
+	/* Frame i of the step reads the interpolant at u = u0 + i du: a function
+	 * of the frame's index within the step only, so the output does not
+	 * depend on how blocks split the frames. */
+	double u0, du;
+	uint32_t idx;
+	int max_steps;              /* per frame, from MAX_STEPS_PER_SECOND */
+	double clock_base, clock_h; /* st.t = clock_base + clock_steps * clock_h */
+	uint64_t clock_steps;
+	double step_phase_x, step_phase_y;  /* forcing phases at the step start */
+	double poly[PENDULA_N_CH_ALL][4];   /* Hermite interpolant in u, per channel */
+	float fpoly[PENDULA_N_CHANNELS][4]; /* the same in output units (angles / pi), for run() */
+	/* Angle channels that stay well inside (-1, 1) over the whole step:
+	 * they need no wrapping per frame (most steps of most angles). */
+	int wrap_free[PENDULA_MAX_BODIES];
+	/* Angles as quintic Hermite interpolants (value, velocity and
+	 * acceleration at both ends): the double-precision frames read theta and
+	 * omega from these, omega to 5th order in h. */
+	double qpoly[PENDULA_MAX_BODIES][6];
+	int restarting;
+	double end_val[PENDULA_N_CH_ALL], end_der[PENDULA_N_CH_ALL]; /* at the step end */
+	int phase_request[2];
+	double phase_value[2];
+	/* The last frame produced.  run() only notes where it was (last_u on the
+	 * current step) and pendula_engine_last() evaluates it on demand; it is
+	 * written out before the interpolant or the phases change. */
+	pendula_frame last;
+	int last_lazy;
+	double last_u;
+	pendula_stats stats;
+};
+
+/* Step level for the current settings and energy, with hysteresis. */
+static int choose_level(const pendula_engine *e, double energy_norm)
+{
+	const double h_need = e->sys.ops->step_bound(&e->sys, energy_norm);
+	if (!(h_need > 0.0)) /* NaN or an infinite speed */
+		return J_MAX;
+	int need = 0, relaxed = 0;
+	double h = PENDULA_H_MAX;
+	while (need < J_MAX && h > h_need) {
+		++need;
+		h *= 0.5;
+	}
+	h = PENDULA_H_MAX * GROW_MARGIN;
+	while (relaxed < J_MAX && h > h_need) {
+		++relaxed;
+		h *= 0.5;
+	}
+	if (need > e->level)
+		return need; /* shrink at once */
+	if (relaxed < e->level)
+		return relaxed; /* grow only with a margin */
+	return e->level;
+}
+
+static void apply_pending(pendula_engine *e)
+{
+	if (!e->has_pending)
+		return;
+	e->has_pending = 0;
+	const int old_n = e->sys.n;
+	e->params = e->pending;
+	pendula_system_init(&e->sys, &e->params);
+	/* Bodies added while running start at their initial angle, at rest. */
+	if (e->sys.n > old_n)
+		e->sys.ops->initial(&e->sys, &e->params, old_n, e->st.q, e->qdot);
+	for (int k = e->sys.dof; k < PENDULA_MAX_DOF; ++k)
+		e->st.q[k] = e->qdot[k] = e->st.p[k] = 0.0;
+	/* Keep the coordinates and velocities continuous: p follows the new
+	 * mass matrix. */
+	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
+	pendula_predictor_start(&e->pred, e->qdot, e->st.t);
+}
+
+static void frame_advance_setup(pendula_engine *e)
+{
+	const double ts = pendula_finite_or(e->params.time_scale, 1.0);
+	const double du = (ts > 0.0 ? ts : 0.0) / e->sample_rate / e->h;
+	if (du != e->du) {
+		/* keep the current position, change the pace from here on */
+		e->u0 = e->u0 + (double)e->idx * e->du;
+		e->idx = 0;
+		e->du = du;
+	}
+}
+
+static void hermite(double *c, double y0, double d0, double y1, double d1, double h)
+{
+	c[0] = y0;
+	c[1] = d0 * h;
+	c[2] = 3.0 * (y1 - y0) - (2.0 * d0 + d1) * h;
+	c[3] = 2.0 * (y0 - y1) + (d0 + d1) * h;
+}
+
+/* Quintic Hermite in u = (t - t0) / h from value, first and second time
+ * derivatives at both ends. */
+static void quintic(double *c, double y0, double v0, double a0, double y1, double v1, double a1,
+                    double h)
+{
+	const double d0 = v0 * h, d1 = v1 * h, s0 = a0 * h * h, s1 = a1 * h * h;
+	const double D = y1 - y0 - d0 - 0.5 * s0, E = d1 - d0 - s0, F = s1 - s0;
+	c[0] = y0;
+	c[1] = d0;
+	c[2] = 0.5 * s0;
+	c[3] = 10.0 * D - 4.0 * E + 0.5 * F;
+	c[4] = -15.0 * D + 7.0 * E - F;
+	c[5] = 6.0 * D - 3.0 * E + 0.5 * F;
+}
+
+static void restart(pendula_engine *e);
+static void fill_frame(const pendula_engine *e, pendula_frame *f);
+static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f);
+
+static void materialize_last(pendula_engine *e)
+{
+	if (e->last_lazy) {
+		fill_frame_at(e, e->last_u, &e->last);
+		e->last_lazy = 0;
+	}
+}
+
+/* Takes the next integration step: the step that ends at st begins the
+ * new one; the interpolant runs from the old end values to the new ones. */
+static void next_step(pendula_engine *e)
+{
+	double start_val[PENDULA_N_CH_ALL], start_der[PENDULA_N_CH_ALL];
+	materialize_last(e);
+	/* The new step starts where the last one ended (wrapped angles). */
+	e->sys.ops->canonical(&e->sys, &e->st, e->end_val);
+	memcpy(start_val, e->end_val, sizeof(start_val));
+	memcpy(start_der, e->end_der, sizeof(start_der));
+
+	const int had_pending = e->has_pending;
+	apply_pending(e);
+	if (had_pending) {
+		/* Channels of bodies that appeared or vanished start afresh. */
+		const int n = e->sys.n;
+		for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+			start_val[PENDULA_CH_THETA + k] = k < n ? e->st.q[k] : 0.0;
+			start_der[PENDULA_CH_THETA + k] = k < n ? e->qdot[k] : 0.0;
+			start_val[PENDULA_CH_OMEGA + k] = k < n ? e->qdot[k] : 0.0;
+			start_der[PENDULA_CH_OMEGA + k] = 0.0;
+		}
+	}
+
+	double energy_now = start_val[PENDULA_CH_ENERGY];
+	if (had_pending)
+		energy_now = pendula_energy_normalised(&e->sys,
+		                                       pendula_energy(&e->sys, e->st.q, e->qdot));
+	const int level = choose_level(e, energy_now);
+	if (level != e->level) {
+		e->level = level;
+		e->h = PENDULA_H_MAX * ldexp(1.0, -level);
+	}
+	e->step_phase_x = e->st.phase_x;
+	e->step_phase_y = e->st.phase_y;
+
+	/* Simulated time as t_base + k h (k steps of the current size since
+	 * t_base): one rounding instead of one per stage, so t stays exact
+	 * enough to phase a 1 kHz forcing after hours (a sum of stage lengths
+	 * drifts by about 1e-9 s per million stages). */
+	if (e->h != e->clock_h) {
+		e->clock_base = e->st.t;
+		e->clock_steps = 0;
+		e->clock_h = e->h;
+	}
+	e->stats.iterations += (uint64_t)e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
+	e->st.t = e->clock_base + (double)(++e->clock_steps) * e->h;
+	e->stats.steps++;
+	/* A damped motion decays towards zero; keep it out of the subnormal
+	 * range, where arithmetic is slow. */
+	for (int k = 0; k < e->sys.dof; ++k) {
+		e->st.q[k] = pendula_flush(e->st.q[k]);
+		e->st.p[k] = pendula_flush(e->st.p[k]);
+	}
+	e->sys.ops->measure(&e->sys, &e->st, e->qdot, e->end_val, e->end_der);
+	int finite = 1;
+	for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch)
+		finite &= isfinite(e->end_val[ch]) && isfinite(e->end_der[ch]);
+	if (!finite) {
+		/* Last resort (README.md): a state that is no longer finite
+		 * restarts from the initial state. */
+		e->stats.restarts++;
+		if (!e->restarting) {
+			restart(e);
+			return;
+		}
+		/* Even the initial state fails (cannot happen with settings
+		 * in range): hang at rest, outputs zero. */
+		memset(&e->st, 0, sizeof(e->st));
+		memset(e->qdot, 0, sizeof(e->qdot));
+		memset(e->end_val, 0, sizeof(e->end_val));
+		memset(e->end_der, 0, sizeof(e->end_der));
+		memset(start_val, 0, sizeof(start_val));
+		memset(start_der, 0, sizeof(start_der));
+	}
+	for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch)
+		hermite(e->poly[ch], start_val[ch], start_der[ch], e->end_val[ch], e->end_der[ch],
+		        e->h);
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+		quintic(e->qpoly[k], start_val[PENDULA_CH_THETA + k], start_der[PENDULA_CH_THETA + k],
+		        start_der[PENDULA_CH_OMEGA + k], e->end_val[PENDULA_CH_THETA + k],
+		        e->end_der[PENDULA_CH_THETA + k], e->end_der[PENDULA_CH_OMEGA + k], e->h);
+	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch) {
+		const double scale = ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES ? 1.0 / PENDULA_PI : 1.0;
+		for (int i = 0; i < 4; ++i)
+			e->fpoly[ch][i] = (float)(e->poly[ch][i] * scale);
+	}
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		/* |p(u) - c0| <= |c1| + |c2| + |c3| on [0, 1]; the margin covers
+		 * single-precision rounding. */
+		const float *q = e->fpoly[PENDULA_CH_THETA + k];
+		const double reach = fabs(q[1]) + fabs(q[2]) + fabs(q[3]);
+		e->wrap_free[k] = q[0] - reach > -1.0 + 1e-5 && q[0] + reach < 1.0 - 1e-5;
+	}
+	frame_advance_setup(e);
+}
+
+/* State = initial, t = 0, and the first step computed. */
+static void restart(pendula_engine *e)
+{
+	apply_pending(e);
+	memset(&e->st, 0, sizeof(e->st));
+	memset(e->qdot, 0, sizeof(e->qdot));
+	e->clock_base = 0.0;
+	e->clock_steps = 0;
+	e->clock_h = 0.0;
+	e->sys.ops->initial(&e->sys, &e->params, 0, e->st.q, e->qdot);
+	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
+	pendula_predictor_start(&e->pred, e->qdot, 0.0);
+	e->level = 0;
+	e->h = PENDULA_H_MAX;
+	e->sys.ops->measure(&e->sys, &e->st, e->qdot, e->end_val, e->end_der);
+	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY]);
+	e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
+	e->u0 = 0.0;
+	e->idx = 0;
+	e->phase_request[0] = e->phase_request[1] = 0;
+	e->restarting = 1;
+	next_step(e);
+	e->restarting = 0;
+	e->u0 = 0.0;
+	e->idx = 0;
+}
+
+pendula_engine *pendula_engine_new(double sample_rate, const pendula_params *p)
+{
+	pendula_engine *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->sample_rate = sample_rate > 0.0 && isfinite(sample_rate) ? sample_rate : 48000.0;
+	const double per_frame = ceil(MAX_STEPS_PER_SECOND / e->sample_rate);
+	e->max_steps = per_frame > MIN_STEPS_PER_FRAME ? (int)fmin(per_frame, 1e6)
+	                                               : MIN_STEPS_PER_FRAME;
+	e->pending = *p;
+	e->has_pending = 1;
+	pendula_system_init(&e->sys, p); /* so that the model is known */
+	e->sys.n = 0;                    /* every body "appears" at the reset */
+	e->sys.dof = 0;
+	restart(e);
+	memset(&e->stats, 0, sizeof(e->stats));
+	fill_frame(e, &e->last);
+	return e;
+}
+
+unsigned long pendula_engine_size(void)
+{
+	return (unsigned long)sizeof(pendula_engine);
+}
+
+void pendula_engine_free(pendula_engine *e)
+{
+	free(e);
+}
+
+void pendula_engine_set_params(pendula_engine *e, const pendula_params *p)
+{
+	e->pending = *p;
+	e->has_pending = 1;
+	/* The time scale only sets how fast the frames read the motion: it acts
+	 * at once. */
+	e->params.time_scale = p->time_scale;
+	frame_advance_setup(e);
+}
+
+void pendula_engine_reset(pendula_engine *e)
+{
+	e->has_pending = 1; /* pending is always the latest settings */
+	if (e->pending.model != e->params.model) {
+		e->sys.n = 0;
+		e->sys.dof = 0;
+	}
+	restart(e);
+	fill_frame(e, &e->last);
+	e->last_lazy = 0;
+}
+
+void pendula_engine_set_phase(pendula_engine *e, int axis, double phase)
+{
+	if (axis < 0 || axis > 1 || !isfinite(phase))
+		return;
+	e->phase_request[axis] = 1;
+	e->phase_value[axis] = phase;
+}
+
+const pendula_system *pendula_engine_system(const pendula_engine *e)
+{
+	return &e->sys;
+}
+
+/* Rebase the forcing phase so that it equals the request at the current
+ * frame: the current step is left as it is, the next ones follow. */
+static inline double frame_u(const pendula_engine *e)
+{
+	return e->u0 + (double)(int32_t)e->idx * e->du;
+}
+
+static void apply_phase_requests(pendula_engine *e)
+{
+	materialize_last(e);
+	const double u = frame_u(e);
+	const double tau_end = (1.0 - u) * e->h; /* from now to the step end */
+	const pendula_forcing *f = &e->sys.force;
+	if (e->phase_request[0]) {
+		e->st.phase_x = pendula_wrap_phase(e->phase_value[0] + f->omega_x * tau_end);
+		e->step_phase_x = pendula_wrap_phase(e->phase_value[0] - f->omega_x * u * e->h);
+		e->phase_request[0] = 0;
+	}
+	if (e->phase_request[1]) {
+		e->st.phase_y = pendula_wrap_phase(e->phase_value[1] + f->omega_y * tau_end);
+		e->step_phase_y = pendula_wrap_phase(e->phase_value[1] - f->omega_y * u * e->h);
+		e->phase_request[1] = 0;
+	}
+}
+
+static inline double poly_eval(const double *c, double u)
+{
+	return c[0] + u * (c[1] + u * (c[2] + u * c[3]));
+}
+
+/* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
+ * interpolant already in units of pi.  Within a step an angle moves by far
+ * less than pi (the step size keeps h |w| small) and the step starts
+ * wrapped, so one conditional correction suffices; the loop stays
+ * branch-free and vectorisable. */
+static inline float angle_out(float v)
+{
+	v = v < -1.0f ? v + 2.0f : v;
+	v = v >= 1.0f ? v - 2.0f : v; /* README.md: a value that rounds to 1 is -1 */
+	return v;
+}
+
+/* Called when the current frame position has reached the end of the step:
+ * takes the steps that bring it back inside one (at most the work cap). */
+static void steps_for_frame(pendula_engine *e)
+{
+	double u = frame_u(e);
+	int steps = 0;
+	while (u >= 1.0) {
+		if (steps == e->max_steps) {
+			/* Work cap reached: simulated time slows down for this
+			 * frame rather than the integrator losing accuracy or
+			 * stability. */
+			u = 1.0 - DBL_EPSILON; /* read the end of this step */
+			e->stats.capped_frames++;
+			break;
+		}
+		const double rest = (u - 1.0) * e->h; /* simulated seconds */
+		next_step(e);
+		u = rest / e->h;
+		++steps;
+	}
+	if (steps > 0 || u != frame_u(e)) {
+		e->u0 = u;
+		e->idx = 0;
+	}
+}
+
+/* Frames left in the current step from the current one, at most limit. */
+static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
+{
+	if (!(e->du > 0.0))
+		return limit;
+	uint32_t m = 0;
+	/* first estimate, then exact by the frame_u rule */
+	double est = (1.0 - e->u0) / e->du - (double)e->idx;
+	if (est > 1.0)
+		m = est >= (double)limit ? limit : (uint32_t)est - 1u;
+	while (m > 0 && e->u0 + (double)(e->idx + m - 1) * e->du >= 1.0)
+		--m;
+	while (m < limit && e->u0 + (double)(e->idx + m) * e->du < 1.0)
+		++m;
+	return m;
+}
+
+static void fill_frame(const pendula_engine *e, pendula_frame *f)
+{
+	fill_frame_at(e, frame_u(e), f);
+}
+
+static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
+{
+	const double inv_h = 1.0 / e->h;
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		const double *q = e->qpoly[k];
+		f->theta[k] = pendula_wrap_angle(
+		    q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * (q[4] + u * q[5])))));
+		f->omega[k] =
+		    (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) * inv_h;
+	}
+	f->tip_x_norm = poly_eval(e->poly[PENDULA_CH_TIP_X], u);
+	f->tip_y_norm = poly_eval(e->poly[PENDULA_CH_TIP_Y], u);
+	f->tip_x = f->tip_x_norm * e->sys.tip_length;
+	f->tip_y = f->tip_y_norm * e->sys.tip_length;
+	f->energy = poly_eval(e->poly[PENDULA_CH_ENERGY], u);
+	const double tau = u * e->h;
+	pendula_pivot(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
+	              e->step_phase_y + e->sys.force.omega_y * tau, &f->pivot_x, &f->pivot_y);
+	f->t = e->st.t - (1.0 - u) * e->h;
+}
+
+void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
+{
+	if (e->phase_request[0] || e->phase_request[1])
+		apply_phase_requests(e);
+	fill_frame(e, f);
+	e->last = *f;
+	e->last_lazy = 0;
+	e->idx++;
+	e->stats.frames++;
+	if (frame_u(e) >= 1.0)
+		steps_for_frame(e);
+}
+
+/* Frame indices within a step stay far below 2^31 (a step lasts at most
+ * H_MAX / time_scale_min seconds of audio), so int32 arithmetic is exact.
+ * The outputs are single precision: evaluating the interpolant in single
+ * precision costs at most an ulp or two of the output and runs four frames
+ * per SIMD instruction. */
+static void write_angle(float *restrict out, const float *restrict c, float u0, float du,
+                        int32_t idx, int32_t m)
+{
+	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+	for (int32_t i = 0; i < m; ++i) {
+		const float u = u0 + (float)(idx + i) * du;
+		out[i] = angle_out(c0 + u * (c1 + u * (c2 + u * c3)));
+	}
+}
+
+static void write_plain(float *restrict out, const float *restrict c, float u0, float du,
+                        int32_t idx, int32_t m)
+{
+	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+	for (int32_t i = 0; i < m; ++i) {
+		const float u = u0 + (float)(idx + i) * du;
+		out[i] = c0 + u * (c1 + u * (c2 + u * c3));
+	}
+}
+
+void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out)
+{
+	if (n_frames == 0)
+		return;
+	if (e->phase_request[0] || e->phase_request[1])
+		apply_phase_requests(e);
+	uint32_t done = 0;
+	while (done < n_frames) {
+		const uint32_t m = frames_in_step(e, n_frames - done);
+		if (m > 0) {
+			/* Channel by channel over the frames of this step. */
+			const float u0 = (float)e->u0, du = (float)e->du;
+			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
+			for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch) {
+				float *buf = out->ch[ch];
+				if (!buf)
+					continue;
+				const int k = ch - PENDULA_CH_THETA;
+				if (k >= 0 && k < PENDULA_MAX_BODIES && !e->wrap_free[k])
+					write_angle(buf + done, e->fpoly[ch], u0, du, idx, mm);
+				else
+					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm);
+			}
+			done += m;
+			e->idx += m;
+			e->stats.frames += m;
+			if (done == n_frames) {
+				/* The last frame of the block, for control outputs:
+				 * evaluated only if someone asks (see last_lazy). */
+				e->last_u = e->u0 + (double)(int32_t)(e->idx - 1) * e->du;
+				e->last_lazy = 1;
+			}
+		}
+		if (frame_u(e) >= 1.0)
+			steps_for_frame(e);
+	}
+}
+
+void pendula_engine_last(const pendula_engine *e, pendula_frame *f)
+{
+	if (e->last_lazy)
+		fill_frame_at(e, e->last_u, f);
+	else
+		*f = e->last;
+}
+
+void pendula_engine_stats(const pendula_engine *e, pendula_stats *st)
+{
+	*st = e->stats;
+	st->step_size = e->h;
+	st->max_steps_per_frame = e->max_steps;
+}

@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The parallel multiple rigid pendulum, "Chaos Man" (note section 3, with
+ * its errata applied), and the Chaos Man kernel that the double pendulum
+ * reuses (chaosman.h).
+ *
+ *   p = R thdot,  pdot = dT/dth - dU_eff/dth + sigma - lambda thdot
+ *
+ * U_eff uses the effective gravity (gx, gy) = (-Gamma''x, -g - Gamma''y) of
+ * the frame moving with the pivot, so pivot forcing keeps the system
+ * Hamiltonian (time-dependent).
+ *
+ * Integrator: Suzuki's 4th-order composition (model.h) of the implicit
+ * midpoint rule applied to the Hamiltonian equations in (theta, p).
+ * Implicit midpoint is symplectic for any Hamiltonian, separable or not, and
+ * symmetric; so is the composition.  The midpoint equations are solved by
+ * fixed-point iteration in which the damping term is taken implicitly
+ * (R + h/2 Lambda is still an arrowhead matrix, solved in O(N)).
+ */
+#include "chaosman.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A solve takes at most MAX_ITERATIONS fixed-point iterations. */
+#define MAX_ITERATIONS 10
+/* Fixed-point tolerance on the angle increment, rad. */
+#define ITERATION_TOL 1e-14
+
+_Static_assert(sizeof(pendula_chaosman) <= PENDULA_SYSTEM_BYTES, "model constants fit");
+
+#define CM(sys) PENDULA_MODEL_PART_CONST(pendula_chaosman, sys)
+
+/* ------------------------------------------------------------------------ */
+/* Settings                                                                 */
+
+static void parallel_derive(pendula_system *sys, const pendula_params *p)
+{
+	pendula_chaosman *cm = PENDULA_MODEL_PART(pendula_chaosman, sys);
+	int n = p->n_bodies;
+	if (n < 1)
+		n = 1;
+	if (n > 4) /* the note's Chaos Man: body 1 and up to three arms */
+		n = 4;
+	sys->n = n;
+	const double m1 = pendula_positive(p->m[0], 1e-9);
+	const double c1 = pendula_nonneg(p->c[0]);
+	cm->i_o1 = pendula_positive(p->inertia[0], 1e-12) + m1 * c1 * c1;
+	cm->r11 = cm->i_o1;
+	cm->c[0] = c1;
+	double zr = m1 * c1, zi = 0.0; /* Z = m1 c1 + sum m_k b_k e^{i beta_k} */
+	double sum_mc = 0.0;
+	for (int k = 1; k < n; ++k) {
+		const double mk = pendula_positive(p->m[k], 1e-9);
+		const double bk = pendula_nonneg(p->b[k]);
+		const double ck = pendula_nonneg(p->c[k]);
+		const double beta = pendula_finite_or(p->beta[k], 0.0);
+		cm->r11 += mk * bk * bk;
+		cm->j[k] = pendula_positive(p->inertia[k], 1e-12) + mk * ck * ck;
+		cm->a[k] = mk * bk * ck;
+		cm->cos_beta[k] = cos(beta);
+		cm->sin_beta[k] = sin(beta);
+		zr += mk * bk * cm->cos_beta[k];
+		zi += mk * bk * cm->sin_beta[k];
+		cm->lever[k] = mk * ck;
+		sum_mc += mk * ck;
+		cm->b[k] = bk;
+		cm->c[k] = ck;
+	}
+	cm->has_tip = 0;
+	sys->tip_length = 0.0;
+	pendula_chaosman_finish(sys, p, zr, zi, sum_mc);
+}
+
+void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, double zr, double zi,
+                             double sum_mc)
+{
+	pendula_chaosman *cm = PENDULA_MODEL_PART(pendula_chaosman, sys);
+	const double g = sys->g;
+	sys->dof = sys->n;
+	const double zabs = hypot(zr, zi);
+	cm->lever[0] = zabs;
+	cm->lever_cos[0] = zabs > 0.0 ? zr / zabs : 1.0;
+	cm->lever_sin[0] = zabs > 0.0 ? zi / zabs : 0.0;
+	for (int k = 1; k < sys->n; ++k) {
+		cm->lever_cos[k] = 1.0;
+		cm->lever_sin[k] = 0.0;
+	}
+	for (int k = 0; k < sys->n; ++k) {
+		cm->lambda[k] = pendula_nonneg(p->lambda[k]);
+		cm->sigma[k] = pendula_finite_or(p->sigma[k], 0.0);
+	}
+
+	/* README.md: U_max - U_min = 2 g (|Z| + sum m_k c_k), floored at 1e-6 J. */
+	sys->energy_min = -g * (zabs + sum_mc);
+	sys->energy_range = 2.0 * g * (zabs + sum_mc);
+	if (!(sys->energy_range > 1e-6))
+		sys->energy_range = 1e-6;
+
+	/* Bounds on diag(R^-1) over all angles (worst case |C_k| = 1):
+	 * s = R11 - sum a_k^2 / J_k = I_O1 + sum m_k b_k^2 I_Gk / J_k > 0. */
+	double s = cm->r11;
+	for (int k = 1; k < sys->n; ++k)
+		s -= cm->a[k] * cm->a[k] / cm->j[k];
+	if (!(s > 1e-300))
+		s = 1e-300;
+	cm->inv_r_diag_max[0] = 1.0 / s;
+	for (int k = 1; k < sys->n; ++k) {
+		const double q = cm->a[k] / cm->j[k];
+		cm->inv_r_diag_max[k] = 1.0 / cm->j[k] + q * q / s;
+	}
+
+	/* Stiffness rates that do not depend on the state (1/s). */
+	const pendula_forcing *f = &sys->force;
+	const double g_max = hypot(g + f->accel_y, f->accel_x);
+	double omega2 = 0.0, damp = 0.0;
+	for (int k = 0; k < sys->n; ++k) {
+		/* K is diagonal at equilibrium (U is separable in the angles),
+		 * so the largest normal-mode omega^2 <= trace(R^-1 K). */
+		omega2 += cm->inv_r_diag_max[k] * cm->lever[k] * g_max;
+		damp += cm->inv_r_diag_max[k] * cm->lambda[k];
+	}
+	double h = PENDULA_H_MAX;
+	const double omega_nat = sqrt(omega2);
+	if (omega_nat * h > PENDULA_KAPPA_SLOW)
+		h = PENDULA_KAPPA_SLOW / omega_nat;
+	if (damp * h > PENDULA_KAPPA_DAMP)
+		h = PENDULA_KAPPA_DAMP / damp;
+	if (f->amp_x > 0.0 && f->omega_x * h > PENDULA_KAPPA_FORCE)
+		h = PENDULA_KAPPA_FORCE / f->omega_x;
+	if (f->amp_y > 0.0 && f->omega_y * h > PENDULA_KAPPA_FORCE)
+		h = PENDULA_KAPPA_FORCE / f->omega_y;
+	cm->h_params = h;
+}
+
+void pendula_chaosman_initial(const pendula_system *sys, const pendula_params *p, int from,
+                              double *q, double *qdot)
+{
+	for (int k = from; k < sys->n; ++k) {
+		q[k] = pendula_wrap_angle(pendula_finite_or(p->theta_init[k], 0.0));
+		qdot[k] = 0.0;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Physics at one state (the reference evaluations; the integrator inlines   */
+/* the same formulas).                                                      */
+
+typedef struct {
+	double s[PENDULA_MAX_BODIES], c[PENDULA_MAX_BODIES];   /* sin, cos th_k */
+	double ck[PENDULA_MAX_BODIES], sk[PENDULA_MAX_BODIES]; /* C_k, S_k */
+	double lever_s1, lever_c1;                             /* sin, cos (th1 + gamma) */
+} trig_cache;
+
+static inline void trig_fill(const pendula_chaosman *cm, const double *theta, trig_cache *tc,
+                             const int n)
+{
+	/* Body 1 always exists (n >= 1). */
+	pendula_sincos(theta[0], &tc->s[0], &tc->c[0]);
+	for (int k = 1; k < n; ++k)
+		pendula_sincos(theta[k], &tc->s[k], &tc->c[k]);
+	tc->lever_s1 = tc->s[0] * cm->lever_cos[0] + tc->c[0] * cm->lever_sin[0];
+	tc->lever_c1 = tc->c[0] * cm->lever_cos[0] - tc->s[0] * cm->lever_sin[0];
+	for (int k = 1; k < n; ++k) {
+		/* angle th1 + beta_k - th_k */
+		const double sb = tc->s[0] * cm->cos_beta[k] + tc->c[0] * cm->sin_beta[k];
+		const double cb = tc->c[0] * cm->cos_beta[k] - tc->s[0] * cm->sin_beta[k];
+		tc->ck[k] = cb * tc->c[k] + sb * tc->s[k];
+		tc->sk[k] = sb * tc->c[k] - cb * tc->s[k];
+	}
+}
+
+/* Solves M x = y for the arrowhead matrix M with diagonal (d0, 1/inv[k]) and
+ * off-diagonal entries R1k = a_k C_k at the cached angles: M is R, or
+ * R + h/2 Lambda inside the midpoint iteration.  O(n), one division. */
+static inline void arrow_solve(const pendula_chaosman *cm, const trig_cache *tc, double d0,
+                               const double *inv, const double *y, double *x, const int n)
+{
+	double den = d0, num = y[0];
+	double v[PENDULA_MAX_BODIES];
+	for (int k = 1; k < n; ++k) {
+		v[k] = cm->a[k] * tc->ck[k];
+		den -= v[k] * v[k] * inv[k];
+		num -= v[k] * y[k] * inv[k];
+	}
+	x[0] = num / den;
+	for (int k = 1; k < n; ++k)
+		x[k] = (y[k] - v[k] * x[0]) * inv[k];
+}
+
+static inline void inverse_diag(const pendula_chaosman *cm, double extra_factor, double *inv,
+                                const int n)
+{
+	for (int k = 1; k < n; ++k)
+		inv[k] = 1.0 / (cm->j[k] + extra_factor * cm->lambda[k]);
+}
+
+void pendula_chaosman_velocity(const pendula_system *sys, const double *q, const double *p,
+                               double *qdot)
+{
+	const pendula_chaosman *cm = CM(sys);
+	trig_cache tc;
+	double inv[PENDULA_MAX_BODIES];
+	trig_fill(cm, q, &tc, sys->n);
+	inverse_diag(cm, 0.0, inv, sys->n);
+	arrow_solve(cm, &tc, cm->r11, inv, p, qdot, sys->n);
+}
+
+void pendula_chaosman_momentum(const pendula_system *sys, const double *q, const double *qdot,
+                               double *p)
+{
+	const pendula_chaosman *cm = CM(sys);
+	trig_cache tc;
+	trig_fill(cm, q, &tc, sys->n);
+	p[0] = cm->r11 * qdot[0];
+	for (int k = 1; k < sys->n; ++k) {
+		p[0] += cm->a[k] * tc.ck[k] * qdot[k];
+		p[k] = cm->a[k] * tc.ck[k] * qdot[0] + cm->j[k] * qdot[k];
+	}
+}
+
+/* Generalised gravity (effective) force -dU_eff/dth_k. */
+static inline void gravity_force(const pendula_chaosman *cm, const trig_cache *tc, double gx,
+                                 double gy, double *f, const int n)
+{
+	f[0] = cm->lever[0] * (gx * tc->lever_c1 + gy * tc->lever_s1);
+	for (int k = 1; k < n; ++k)
+		f[k] = cm->lever[k] * (gx * tc->c[k] + gy * tc->s[k]);
+}
+
+static inline void accel_at(const pendula_chaosman *cm, const trig_cache *tc,
+                            const double *omega, double gx, double gy, double *accel, const int n)
+{
+	double rhs[PENDULA_MAX_BODIES], inv[PENDULA_MAX_BODIES];
+	gravity_force(cm, tc, gx, gy, rhs, n);
+	/* R thddot = dT/dth - Rdot thdot - dU/dth + F:
+	 *   row 1: - sum a_k S_k thdot_k^2,  row k: + a_k S_k thdot_1^2 */
+	for (int k = 0; k < n; ++k)
+		rhs[k] += cm->sigma[k] - cm->lambda[k] * omega[k];
+	for (int k = 1; k < n; ++k) {
+		const double as = cm->a[k] * tc->sk[k];
+		rhs[0] -= as * omega[k] * omega[k];
+		rhs[k] += as * omega[0] * omega[0];
+	}
+	inverse_diag(cm, 0.0, inv, n);
+	arrow_solve(cm, tc, cm->r11, inv, rhs, accel, n);
+}
+
+void pendula_chaosman_accel(const pendula_system *sys, const double *q, const double *qdot,
+                            double phase_x, double phase_y, double *accel)
+{
+	const pendula_chaosman *cm = CM(sys);
+	trig_cache tc;
+	double gx, gy;
+	trig_fill(cm, q, &tc, sys->n);
+	pendula_effective_gravity(sys, phase_x, phase_y, &gx, &gy);
+	accel_at(cm, &tc, qdot, gx, gy, accel, sys->n);
+}
+
+static inline double energy_at(const pendula_system *sys, const trig_cache *tc,
+                               const double *omega, const int n)
+{
+	const pendula_chaosman *cm = CM(sys);
+	double t2 = cm->r11 * omega[0] * omega[0];
+	double u = -cm->lever[0] * tc->lever_c1;
+	for (int k = 1; k < n; ++k) {
+		t2 += 2.0 * cm->a[k] * tc->ck[k] * omega[0] * omega[k] + cm->j[k] * omega[k] * omega[k];
+		u -= cm->lever[k] * tc->c[k];
+	}
+	return 0.5 * t2 + sys->g * u;
+}
+
+double pendula_chaosman_energy(const pendula_system *sys, const double *q, const double *qdot)
+{
+	trig_cache tc;
+	trig_fill(CM(sys), q, &tc, sys->n);
+	return energy_at(sys, &tc, qdot, sys->n);
+}
+
+static inline double power_at(const pendula_system *sys, const trig_cache *tc,
+                              const double *omega, double gx, double gy, const int n)
+{
+	/* dE/dt = sum (sigma - lambda w) w + w^T Q, Q = the forcing part of
+	 * -dU_eff/dth, i.e. gravity_force with (gx, gy + g). */
+	const pendula_chaosman *cm = CM(sys);
+	double q[PENDULA_MAX_BODIES];
+	double pw = 0.0;
+	gravity_force(cm, tc, gx, gy + sys->g, q, n);
+	for (int k = 0; k < n; ++k)
+		pw += (cm->sigma[k] - cm->lambda[k] * omega[k] + q[k]) * omega[k];
+	return pw;
+}
+
+double pendula_chaosman_power(const pendula_system *sys, const double *q, const double *qdot,
+                              double phase_x, double phase_y)
+{
+	trig_cache tc;
+	double gx, gy;
+	trig_fill(CM(sys), q, &tc, sys->n);
+	pendula_effective_gravity(sys, phase_x, phase_y, &gx, &gy);
+	return power_at(sys, &tc, qdot, gx, gy, sys->n);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The integrator                                                           */
+
+/*
+ * One implicit midpoint step in (theta, p):
+ *   z1 = z0 + h f(z_m),  z_m = (z0 + z1) / 2,
+ * solved for the midpoint velocity w_m by fixed-point iteration:
+ *   th_m = th0 + h/2 w_m,
+ *   (R(th_m) + h/2 Lambda) w_m = p0 + h/2 [dT/dth(th_m, w_m) - dU_eff/dth(th_m) + sigma]
+ * (the damping is implicit, so a heavily damped joint does not slow the
+ * iteration).  At the fixed point, p_m = R(th_m) w_m and z1 = 2 z_m - z0
+ * exactly as the midpoint rule says.  The first guess extrapolates the last
+ * three midpoint velocities (a parabola in time) and adds the error the
+ * same stage made in the step before.
+ */
+static inline __attribute__((always_inline)) int
+midpoint_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
+           const int n)
+{
+	const pendula_chaosman *cm = CM(sys);
+	const double hh = 0.5 * h;
+	const double t_mid = s->t + hh;
+	double gx = 0.0, gy = -sys->g;
+	if (sys->force.forced)
+		pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * hh,
+		                          s->phase_y + sys->force.omega_y * hh, &gx, &gy);
+
+	double inv[PENDULA_MAX_BODIES], th_m[PENDULA_MAX_BODIES], w[PENDULA_MAX_BODIES];
+	double f[PENDULA_MAX_BODIES], rhs[PENDULA_MAX_BODIES];
+	const double d0 = cm->r11 + hh * cm->lambda[0];
+	inverse_diag(cm, hh, inv, n);
+	const double *t3 = pr->t;
+	if (pr->count >= 3 && t3[0] != t3[1] && t3[1] != t3[2] && t3[0] != t3[2]) {
+		/* Lagrange weights of the parabola through the last three */
+		const double l0 =
+		    (t_mid - t3[1]) * (t_mid - t3[2]) / ((t3[0] - t3[1]) * (t3[0] - t3[2]));
+		const double l1 =
+		    (t_mid - t3[0]) * (t_mid - t3[2]) / ((t3[1] - t3[0]) * (t3[1] - t3[2]));
+		const double l2 =
+		    (t_mid - t3[0]) * (t_mid - t3[1]) / ((t3[2] - t3[0]) * (t3[2] - t3[1]));
+		for (int k = 0; k < n; ++k)
+			w[k] = l0 * pr->w[0][k] + l1 * pr->w[1][k] + l2 * pr->w[2][k];
+	} else if (pr->count >= 2 && t3[1] != t3[2]) {
+		const double x = (t_mid - t3[2]) / (t3[2] - t3[1]);
+		for (int k = 0; k < n; ++k)
+			w[k] = pr->w[2][k] + (pr->w[2][k] - pr->w[1][k]) * x;
+	} else {
+		for (int k = 0; k < n; ++k)
+			w[k] = pr->w[2][k];
+	}
+	double extrapolated[PENDULA_MAX_BODIES];
+	const int learn = pr->stage >= 0 && pr->stage < PENDULA_MAX_STAGES;
+	for (int k = 0; k < n; ++k) {
+		extrapolated[k] = w[k];
+		if (learn)
+			w[k] += pr->correction[pr->stage][k];
+	}
+
+	int it = 0;
+	trig_cache tc;
+	while (it < MAX_ITERATIONS) {
+		++it;
+		for (int k = 0; k < n; ++k)
+			th_m[k] = s->q[k] + hh * w[k];
+		trig_fill(cm, th_m, &tc, n);
+		gravity_force(cm, &tc, gx, gy, f, n);
+		for (int k = 0; k < n; ++k)
+			f[k] += cm->sigma[k];
+		for (int k = 1; k < n; ++k) {
+			/* dT/dth_1 = -sum a_k S_k w1 wk, dT/dth_k = +a_k S_k w1 wk */
+			const double t = cm->a[k] * tc.sk[k] * w[0] * w[k];
+			f[0] -= t;
+			f[k] += t;
+		}
+		for (int k = 0; k < n; ++k)
+			rhs[k] = s->p[k] + hh * f[k];
+		double w_new[PENDULA_MAX_BODIES];
+		arrow_solve(cm, &tc, d0, inv, rhs, w_new, n);
+		double change = 0.0;
+		for (int k = 0; k < n; ++k) {
+			const double d = fabs(w_new[k] - w[k]);
+			change = d > change ? d : change;
+			w[k] = w_new[k];
+		}
+		const double step_change = change * fabs(h);
+		if (!(step_change > ITERATION_TOL))
+			break; /* converged (or NaN: caught by the engine) */
+	}
+	for (int k = 0; k < n; ++k) {
+		s->q[k] += h * w[k];
+		s->p[k] += h * (f[k] - cm->lambda[k] * w[k]);
+		pr->w[0][k] = pr->w[1][k];
+		pr->w[1][k] = pr->w[2][k];
+		pr->w[2][k] = w[k];
+		if (learn)
+			pr->correction[pr->stage][k] = w[k] - extrapolated[k];
+	}
+	pr->t[0] = pr->t[1];
+	pr->t[1] = pr->t[2];
+	pr->t[2] = t_mid;
+	pr->count++;
+	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
+	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
+	s->t += h;
+	return it;
+}
+
+int pendula_chaosman_step(const pendula_system *sys, pendula_state *s, double h,
+                          pendula_predictor *pr)
+{
+	switch (sys->n) {
+	case 1:
+		return pendula_compose_suzuki(sys, s, h, pr, 1, midpoint_n);
+	case 2:
+		return pendula_compose_suzuki(sys, s, h, pr, 2, midpoint_n);
+	case 3:
+		return pendula_compose_suzuki(sys, s, h, pr, 3, midpoint_n);
+	default:
+		return pendula_compose_suzuki(sys, s, h, pr, 4, midpoint_n);
+	}
+}
+
+int pendula_chaosman_step_base(const pendula_system *sys, pendula_state *s, double h,
+                               pendula_predictor *pr)
+{
+	switch (sys->n) {
+	case 1:
+		return midpoint_n(sys, s, h, pr, 1);
+	case 2:
+		return midpoint_n(sys, s, h, pr, 2);
+	case 3:
+		return midpoint_n(sys, s, h, pr, 3);
+	default:
+		return midpoint_n(sys, s, h, pr, 4);
+	}
+}
+
+double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm)
+{
+	const pendula_chaosman *cm = CM(sys);
+	/* Speed bound from the energy: T <= E - U_min, |w_k| <= sqrt(2 T R^-1_kk). */
+	double t_max = energy_norm * sys->energy_range;
+	if (!(t_max > 0.0))
+		t_max = 0.0;
+	/* Each joint's speed is bounded by its own share of the kinetic
+	 * energy; the coupling terms see the relative speeds of body 1 and an
+	 * arm, so the rate is the fastest joint plus body 1. */
+	double fastest = 0.0;
+	for (int k = 1; k < sys->n; ++k)
+		fastest = fmax(fastest, cm->inv_r_diag_max[k]);
+	const double speed =
+	    sqrt(2.0 * t_max * fastest) + sqrt(2.0 * t_max * cm->inv_r_diag_max[0]);
+	double h_need = cm->h_params;
+	if (speed * h_need > PENDULA_KAPPA_SLOW)
+		h_need = PENDULA_KAPPA_SLOW / speed;
+	return h_need;
+}
+
+void pendula_chaosman_canonical(const pendula_system *sys, pendula_state *s, double *shift)
+{
+	for (int k = 0; k < sys->n; ++k) {
+		const double wrapped = pendula_wrap_angle(s->q[k]);
+		shift[PENDULA_CH_THETA + k] += wrapped - s->q[k];
+		s->q[k] = pendula_flush(wrapped);
+		s->p[k] = pendula_flush(s->p[k]);
+	}
+}
+
+/* Angular velocities at the state, and the values and time derivatives of
+ * the output channels there (one evaluation of the trigonometry). */
+void pendula_chaosman_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
+                              double *val, double *der)
+{
+	const pendula_chaosman *cm = CM(sys);
+	const int n = sys->n;
+	trig_cache tc;
+	double inv[PENDULA_MAX_BODIES];
+	trig_fill(cm, s->q, &tc, n);
+	inverse_diag(cm, 0.0, inv, n);
+	arrow_solve(cm, &tc, cm->r11, inv, s->p, qdot, n);
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		val[PENDULA_CH_THETA + k] = k < n ? s->q[k] : 0.0;
+		der[PENDULA_CH_THETA + k] = k < n ? qdot[k] : 0.0;
+	}
+	if (cm->has_tip) {
+		/* bob 2 = l1 (sin th1, -cos th1) + l2 (sin th2, -cos th2) */
+		const double scale = 1.0 / sys->tip_length;
+		const double b = cm->tip_b * scale, c = cm->tip_c * scale;
+		val[PENDULA_CH_TIP_X] = b * tc.s[0] + c * tc.s[1];
+		val[PENDULA_CH_TIP_Y] = -b * tc.c[0] - c * tc.c[1];
+		der[PENDULA_CH_TIP_X] = b * tc.c[0] * qdot[0] + c * tc.c[1] * qdot[1];
+		der[PENDULA_CH_TIP_Y] = b * tc.s[0] * qdot[0] + c * tc.s[1] * qdot[1];
+	} else {
+		val[PENDULA_CH_TIP_X] = val[PENDULA_CH_TIP_Y] = 0.0;
+		der[PENDULA_CH_TIP_X] = der[PENDULA_CH_TIP_Y] = 0.0;
+	}
+	double gx, gy, acc[PENDULA_MAX_BODIES];
+	pendula_effective_gravity(sys, s->phase_x, s->phase_y, &gx, &gy);
+	val[PENDULA_CH_ENERGY] = pendula_energy_normalised(sys, energy_at(sys, &tc, qdot, n));
+	der[PENDULA_CH_ENERGY] = power_at(sys, &tc, qdot, gx, gy, n) / sys->energy_range;
+	accel_at(cm, &tc, qdot, gx, gy, acc, n);
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		val[PENDULA_CH_OMEGA + k] = k < n ? qdot[k] : 0.0;
+		der[PENDULA_CH_OMEGA + k] = k < n ? acc[k] : 0.0;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pose: body 1 as a hull through the pivot, its centre of mass and the      */
+/* hinges; the arms as bars from their hinges, twice c_k long.              */
+
+static pendula_vec3 along(pendula_vec3 from, double len, double th)
+{
+	pendula_vec3 v = {from.x + len * sin(th), from.y - len * cos(th), 0.0};
+	return v;
+}
+
+static int add_point(pendula_pose *pose, pendula_vec3 p, pendula_point_kind kind, int body)
+{
+	const int i = pose->n_points++;
+	pose->point[i].p = p;
+	pose->point[i].kind = kind;
+	pose->point[i].body = body;
+	return i;
+}
+
+static void parallel_pose(const pendula_system *sys, const double *q, double pivot_x,
+                          double pivot_y, pendula_pose *pose)
+{
+	const pendula_chaosman *cm = CM(sys);
+	memset(pose, 0, sizeof(*pose));
+	const pendula_vec3 pivot = {pivot_x, pivot_y, 0.0};
+	const int o1 = add_point(pose, pivot, PENDULA_POINT_PIVOT, -1);
+	const double th1 = pendula_finite_or(q[0], 0.0);
+	const int g1 = add_point(pose, along(pivot, cm->c[0], th1), PENDULA_POINT_BOB, 0);
+	pendula_pose_hull *hull = &pose->hull[pose->n_hulls++];
+	hull->body = 0;
+	hull->pt[hull->n++] = o1;
+	hull->pt[hull->n++] = g1;
+	pose->handle[0].hinge = o1;
+	pose->handle[0].handle = g1;
+	pose->n_handles = sys->n;
+	double reach = cm->c[0];
+	for (int k = 1; k < sys->n; ++k) {
+		const double thk = pendula_finite_or(q[k], 0.0);
+		const double beta = atan2(cm->sin_beta[k], cm->cos_beta[k]);
+		const pendula_vec3 ok = along(pivot, cm->b[k], th1 + beta);
+		const int hinge = add_point(pose, ok, PENDULA_POINT_HINGE, 0);
+		const int end = add_point(pose, along(ok, 2.0 * cm->c[k], thk), PENDULA_POINT_END, k);
+		const int com = add_point(pose, along(ok, cm->c[k], thk), PENDULA_POINT_BOB, k);
+		hull->pt[hull->n++] = hinge;
+		pendula_pose_rod *rod = &pose->rod[pose->n_rods++];
+		rod->a = hinge;
+		rod->b = end;
+		rod->kind = PENDULA_ROD_BAR;
+		rod->body = k;
+		pose->handle[k].hinge = hinge;
+		pose->handle[k].handle = com;
+		if (pose->n_tips < PENDULA_POSE_MAX_TIPS)
+			pose->tip[pose->n_tips++] = com;
+		if (k == 1)
+			pose->marker = com;
+		reach = fmax(reach, cm->b[k] + 2.0 * cm->c[k]);
+	}
+	if (sys->n == 1) {
+		pose->marker = g1;
+		pose->tip[pose->n_tips++] = g1;
+	}
+	pose->reach = reach;
+	pose->pivot_excursion.x = sys->force.amp_x;
+	pose->pivot_excursion.y = sys->force.amp_y;
+}
+
+const pendula_model_ops pendula_model_parallel = {
+    PENDULA_CHAOSMAN_OPS,
+    .derive = parallel_derive,
+    .pose = parallel_pose,
+};

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Small numerical helpers shared by the engine and the model files: pi,
+ * angle wrapping, sin and cos together, flushing of tiny values.  Defined
+ * once here; everything is static inline so the hot loops inline it.
+ */
+#ifndef PENDULA_PMATH_H
+#define PENDULA_PMATH_H
+
+#include <math.h>
+
+#define PENDULA_PI     3.14159265358979323846
+#define PENDULA_TWO_PI 6.28318530717958647692
+
+/* State values below this are flushed to zero (keeps out of subnormals). */
+#define PENDULA_FLUSH_BELOW 1e-30
+
+static inline double pendula_finite_or(double x, double fallback)
+{
+	return isfinite(x) ? x : fallback;
+}
+
+/* x if finite and above floor_value, else floor_value. */
+static inline double pendula_positive(double x, double floor_value)
+{
+	x = pendula_finite_or(x, floor_value);
+	return x > floor_value ? x : floor_value;
+}
+
+static inline double pendula_nonneg(double x)
+{
+	x = pendula_finite_or(x, 0.0);
+	return x > 0.0 ? x : 0.0;
+}
+
+static inline double pendula_flush(double x)
+{
+	return fabs(x) < PENDULA_FLUSH_BELOW ? 0.0 : x;
+}
+
+/* An angle wrapped to [-pi, pi). */
+static inline double pendula_wrap_angle(double x)
+{
+	if (x >= PENDULA_PI || x < -PENDULA_PI)
+		x -= PENDULA_TWO_PI * floor((x + PENDULA_PI) / PENDULA_TWO_PI);
+	if (x >= PENDULA_PI) /* rounding at the boundary */
+		x -= PENDULA_TWO_PI;
+	return x;
+}
+
+/* A phase wrapped to [0, 2 pi). */
+static inline double pendula_wrap_phase(double phase)
+{
+	if (phase >= PENDULA_TWO_PI || phase < 0.0)
+		phase -= PENDULA_TWO_PI * floor(phase / PENDULA_TWO_PI);
+	return phase;
+}
+
+/* An angle output: theta / pi wrapped to [-1, 1), in single precision; a
+ * value that rounds to 1 is written as -1 (README.md). */
+static inline float pendula_angle_output(double theta)
+{
+	double v = theta * (1.0 / PENDULA_PI);
+	if (v >= 1.0 || v < -1.0)
+		v -= 2.0 * floor((v + 1.0) * 0.5);
+	float f = (float)v;
+	if (f >= 1.0f || f < -1.0f)
+		f = -1.0f;
+	return f;
+}
+
+/*
+ * sin and cos together.  The integrators spend most of their time on sin
+ * and cos of angles that stay within a few radians of zero (they are
+ * wrapped every step).  Reduce by multiples of pi/2 (pi/2 split in two
+ * parts, so k * PIO2_HI is exact for |k| < 2^20) and evaluate the Taylor
+ * series on |r| <= pi/4, where the first omitted terms (r^17/17!, r^18/18!)
+ * are below 1e-16.  Arguments too large for that reduction go to the C
+ * library.
+ */
+#define PENDULA_PIO2_HI     1.57079632673412561417e+00 /* first 33 bits of pi/2 */
+#define PENDULA_PIO2_LO     6.07710050650619224932e-11 /* pi/2 - PIO2_HI */
+#define PENDULA_TWO_OVER_PI 6.36619772367581382433e-01
+
+static inline void pendula_sincos(double x, double *s, double *c)
+{
+	if (!(fabs(x) < 1.0e5)) {
+		*s = sin(x);
+		*c = cos(x);
+		return;
+	}
+	/* nearest integer to x 2/pi (round-to-nearest addition trick) */
+	const double shifter = 6755399441055744.0; /* 1.5 * 2^52 */
+	const double kd = (x * PENDULA_TWO_OVER_PI + shifter) - shifter;
+	const int k = (int)kd;
+	const double r = (x - kd * PENDULA_PIO2_HI) - kd * PENDULA_PIO2_LO;
+	const double r2 = r * r;
+	/* Taylor: sin r = r - r^3/3! + ... - r^15/15!, cos r = 1 - r^2/2! + ... + r^16/16! */
+	const double sp =
+	    -1.0 / 6.0 +
+	    r2 * (1.0 / 120.0 +
+	          r2 * (-1.0 / 5040.0 +
+	                r2 * (1.0 / 362880.0 +
+	                      r2 * (-1.0 / 39916800.0 +
+	                            r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0))))));
+	const double cp =
+	    1.0 / 24.0 +
+	    r2 * (-1.0 / 720.0 +
+	          r2 * (1.0 / 40320.0 +
+	                r2 * (-1.0 / 3628800.0 +
+	                      r2 * (1.0 / 479001600.0 +
+	                            r2 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0))))));
+	const double sr = r + r * r2 * sp;
+	const double cr = 1.0 - (0.5 * r2 - r2 * r2 * cp);
+	switch (k & 3) {
+	case 0:
+		*s = sr;
+		*c = cr;
+		break;
+	case 1:
+		*s = cr;
+		*c = -sr;
+		break;
+	case 2:
+		*s = -sr;
+		*c = -cr;
+		break;
+	default:
+		*s = -cr;
+		*c = sr;
+		break;
+	}
+}
+
+#endif
