@@ -746,8 +746,16 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 		lv2_log_error(&logger, "pendula: missing feature <%s>\n", missing);
 		return NULL;
 	}
-	if (!(rate > 0.0) || !isfinite(rate)) {
-		lv2_log_error(&logger, "pendula: bad sample rate %f\n", rate);
+	/* Accepted sample rates: 1 kHz to 1.536 MHz (README.md).  The frame
+	 * arithmetic is checked over this range (an engine step spans fewer
+	 * than 2^31 frames even at time_scale 0.01; at 1 kHz a frame takes at
+	 * most 192 steps); outside it, 1e-300 Hz gave NaN at frame 0 and
+	 * 2e10 Hz a frame index that wraps.  NaN and infinities fail the
+	 * comparison. */
+	const double rate_min = 1000.0, rate_max = 1536000.0;
+	if (!(rate >= rate_min && rate <= rate_max)) {
+		lv2_log_error(&logger, "pendula: sample rate %g Hz outside %g..%g Hz\n", rate,
+		              rate_min, rate_max);
 		return NULL;
 	}
 
