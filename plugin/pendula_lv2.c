@@ -17,6 +17,7 @@
  * arriving at the same frames, the outputs are bit-identical whatever the
  * host's block sizes (tests/test_host.c checks it).
  */
+#include "atom_io.h"
 #include "inline_display.h"
 #include "midi_cc.h"
 #include "pendula_engine.h"
@@ -24,7 +25,6 @@
 #include "tempo.h"
 
 #include <lv2/atom/atom.h>
-#include <lv2/atom/forge.h>
 #include <lv2/atom/util.h>
 #include <lv2/core/lv2.h>
 #include <lv2/core/lv2_util.h>
@@ -155,16 +155,11 @@ typedef struct {
 	LV2_Log_Logger logger;
 	pendula_uris uris;
 
-	/* MIDI pass-through (see "MIDI" below) */
-	LV2_Atom_Forge forge;
-	LV2_Atom_Forge_Frame midi_frame;
-	bool midi_out_ok;
-	const LV2_Atom_Sequence *control_seq;
-	uint32_t control_size;           /* body size, read once per block */
-	const LV2_Atom_Event *control_ev; /* next input event not yet handled */
+	/* MIDI pass-through and the control port's input (see "MIDI" below;
+	 * atom_io.c reads and writes the sequences) */
+	pendula_midi_io midi;
 
 	/* MIDI CC out and tempo sync (see "MIDI CC out, tempo sync") */
-	uint32_t midi_reserved; /* room the input MIDI not yet forwarded needs */
 	pendula_cc cc;          /* encoder, outputs indexed like signal[] */
 	bool cc_any;            /* some output is sent this block */
 	uint32_t cc_offset;     /* block frame of the chunk being encoded */
@@ -353,39 +348,38 @@ static bool atom_number(const pendula_uris *u, const LV2_Atom *a, double *x)
 
 /* Non-MIDI event of the control port: a time:Position updates the tempo
  * follower, which has been advanced to this event's frame (run() splits
- * the chunks at event frames).  Anything else is ignored. */
-static void control_event(Pendula *self, const LV2_Atom_Event *ev)
+ * the chunks at event frames).  Anything else is ignored.  The body lies
+ * inside the input sequence (atom_io.c checked it), and each property is
+ * checked against the object's size before it is read. */
+static void control_event(Pendula *self, const LV2_Atom *body)
 {
 	const pendula_uris *u = &self->uris;
-	if ((ev->body.type != u->atom_Object && ev->body.type != u->atom_Blank) ||
-	    ev->body.size < sizeof(LV2_Atom_Object_Body))
+	if (body->type != u->atom_Object && body->type != u->atom_Blank)
 		return;
-	const LV2_Atom_Object *obj = (const LV2_Atom_Object *)&ev->body;
-	if (obj->body.otype != u->time_Position)
+	enum { BAR, BAR_BEAT, BEATS_PER_BAR, BEAT_UNIT, BPM, SPEED, FRAME, N_KEYS };
+	const LV2_URID keys[N_KEYS] = {
+	    u->time_bar,      u->time_barBeat,        u->time_beatsPerBar,
+	    u->time_beatUnit, u->time_beatsPerMinute, u->time_speed,
+	    u->time_frame};
+	const LV2_Atom *value[N_KEYS];
+	if (pendula_atom_object_get(body, N_KEYS, keys, value) != u->time_Position)
 		return;
-
-	const LV2_Atom *bar = NULL, *bar_beat = NULL, *beats_per_bar = NULL, *beat_unit = NULL,
-	               *bpm = NULL, *speed = NULL, *frame = NULL;
-	lv2_atom_object_get(obj, u->time_bar, &bar, u->time_barBeat, &bar_beat,
-	                    u->time_beatsPerBar, &beats_per_bar, u->time_beatUnit, &beat_unit,
-	                    u->time_beatsPerMinute, &bpm, u->time_speed, &speed, u->time_frame,
-	                    &frame, 0);
 	pendula_position pos;
 	memset(&pos, 0, sizeof(pos));
 	double frame_value = 0.0;
-	if (atom_number(u, bar, &pos.bar))
+	if (atom_number(u, value[BAR], &pos.bar))
 		pos.fields |= PENDULA_POS_BAR;
-	if (atom_number(u, bar_beat, &pos.bar_beat))
+	if (atom_number(u, value[BAR_BEAT], &pos.bar_beat))
 		pos.fields |= PENDULA_POS_BAR_BEAT;
-	if (atom_number(u, beats_per_bar, &pos.beats_per_bar))
+	if (atom_number(u, value[BEATS_PER_BAR], &pos.beats_per_bar))
 		pos.fields |= PENDULA_POS_BEATS_PER_BAR;
-	if (atom_number(u, beat_unit, &pos.beat_unit))
+	if (atom_number(u, value[BEAT_UNIT], &pos.beat_unit))
 		pos.fields |= PENDULA_POS_BEAT_UNIT;
-	if (atom_number(u, bpm, &pos.bpm))
+	if (atom_number(u, value[BPM], &pos.bpm))
 		pos.fields |= PENDULA_POS_BPM;
-	if (atom_number(u, speed, &pos.speed))
+	if (atom_number(u, value[SPEED], &pos.speed))
 		pos.fields |= PENDULA_POS_SPEED;
-	if (atom_number(u, frame, &frame_value) && fabs(frame_value) < 9e18) {
+	if (atom_number(u, value[FRAME], &frame_value) && fabs(frame_value) < 9e18) {
 		pos.frame = (int64_t)frame_value;
 		pos.fields |= PENDULA_POS_FRAME;
 	}
@@ -393,79 +387,34 @@ static void control_event(Pendula *self, const LV2_Atom_Event *ev)
 	self->position_event = true;
 }
 
-static void midi_begin(Pendula *self)
+/* Start of a block: the input sequence is checked as it is read, its frame
+ * times clamped to the block and kept in order; an input sharing the
+ * output's buffer is read from a copy (atom_io.h). */
+static void midi_begin(Pendula *self, uint32_t n_samples)
 {
-	const LV2_Atom_Sequence *in = (const LV2_Atom_Sequence *)self->port[P_CONTROL];
-	LV2_Atom_Sequence *out = (LV2_Atom_Sequence *)self->port[P_MIDI_OUT];
-
-	self->control_seq = NULL;
-	self->control_ev = NULL;
-	self->control_size = 0;
-	if (in && in->atom.type == self->uris.atom_Sequence &&
-	    in->atom.size >= sizeof(LV2_Atom_Sequence_Body)) {
-		self->control_seq = in;
-		self->control_size = in->atom.size;
-		self->control_ev = lv2_atom_sequence_begin(&in->body);
-	}
-	/* Room the incoming MIDI will need: the generated control changes
-	 * never take it (pass-through comes first). */
-	self->midi_reserved = 0;
-	if (self->control_seq) {
-		LV2_ATOM_SEQUENCE_FOREACH (self->control_seq, ev)
-			if (ev->body.type == self->uris.midi_MidiEvent)
-				self->midi_reserved += (uint32_t)sizeof(LV2_Atom_Event) +
-				                       lv2_atom_pad_size(ev->body.size);
-	}
-
-	self->midi_out_ok = false;
-	if (out) {
-		/* The host gives the capacity in atom.size. */
-		const uint32_t capacity = out->atom.size;
-		lv2_atom_forge_set_buffer(&self->forge, (uint8_t *)out, capacity);
-		if (capacity >= sizeof(LV2_Atom_Sequence) &&
-		    lv2_atom_forge_sequence_head(&self->forge, &self->midi_frame, 0))
-			self->midi_out_ok = true;
-	}
+	pendula_midi_io_begin(&self->midi, self->port[P_CONTROL], self->port[P_MIDI_OUT],
+	                      n_samples);
 }
 
-/* Whether an event with a body of body_size bytes fits in the MIDI output
- * (checked first, so that a full buffer never holds half an event). */
-static bool midi_out_has_room(const Pendula *self, uint32_t body_size)
-{
-	const uint64_t need = sizeof(LV2_Atom_Event) + lv2_atom_pad_size(body_size);
-	return self->midi_out_ok && (uint64_t)self->forge.offset + need <= self->forge.size;
-}
-
-/* Handles the input events with a frame time before `until`, in order. */
+/* Handles the input events with a frame time before `until`, in order:
+ * MIDI out unchanged at its frame, the rest to control_event(). */
 static void midi_forward_until(Pendula *self, int64_t until)
 {
-	if (!self->control_seq)
-		return;
-	const LV2_Atom_Sequence_Body *body = &self->control_seq->body;
-	while (!lv2_atom_sequence_is_end(body, self->control_size, self->control_ev)) {
-		const LV2_Atom_Event *ev = self->control_ev;
-		if (ev->time.frames >= until)
-			break;
-		if (ev->body.type == self->uris.midi_MidiEvent) {
-			const uint32_t need = (uint32_t)sizeof(LV2_Atom_Event) +
-			                      lv2_atom_pad_size(ev->body.size);
-			self->midi_reserved -= need <= self->midi_reserved ? need : self->midi_reserved;
-			if (midi_out_has_room(self, ev->body.size) &&
-			    lv2_atom_forge_frame_time(&self->forge, ev->time.frames))
-				lv2_atom_forge_write(&self->forge, &ev->body,
-				                     (uint32_t)sizeof(LV2_Atom) + ev->body.size);
-		} else {
-			control_event(self, ev);
-		}
-		self->control_ev = lv2_atom_sequence_next(ev);
+	int64_t frame;
+	const LV2_Atom *body;
+	while ((body = pendula_midi_io_next(&self->midi, until, &frame))) {
+		if (body->type == self->uris.midi_MidiEvent)
+			pendula_midi_io_forward(&self->midi, frame, body);
+		else
+			control_event(self, body);
 	}
 }
 
+/* The output sequence is complete after every write; this only hands the
+ * events left (all of them in an empty block) to their handlers. */
 static void midi_end(Pendula *self)
 {
 	midi_forward_until(self, INT64_MAX);
-	if (self->midi_out_ok)
-		lv2_atom_forge_pop(&self->forge, &self->midi_frame);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -503,21 +452,7 @@ static void cc_configure(Pendula *self)
 static void midi_write_generated(Pendula *self, uint32_t frame, const uint8_t *bytes,
                                  uint32_t size)
 {
-	struct {
-		LV2_Atom atom;
-		uint8_t msg[4];
-	} ev;
-	if (size > sizeof(ev.msg))
-		return;
-	const uint64_t need = sizeof(LV2_Atom_Event) + lv2_atom_pad_size(size);
-	if (!self->midi_out_ok ||
-	    (uint64_t)self->forge.offset + need + self->midi_reserved > self->forge.size)
-		return;
-	ev.atom.size = size;
-	ev.atom.type = self->uris.midi_MidiEvent;
-	memcpy(ev.msg, bytes, size);
-	if (lv2_atom_forge_frame_time(&self->forge, frame))
-		lv2_atom_forge_write(&self->forge, &ev, (uint32_t)sizeof(LV2_Atom) + size);
+	pendula_midi_io_generate(&self->midi, frame, bytes, size);
 }
 
 static void cc_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
@@ -545,10 +480,7 @@ static void cc_chunk(Pendula *self, uint32_t offset, uint32_t n)
  * the event acts at its own frame. */
 static uint32_t frames_before_next_event(const Pendula *self, uint32_t pos, uint32_t n)
 {
-	if (!self->control_seq ||
-	    lv2_atom_sequence_is_end(&self->control_seq->body, self->control_size, self->control_ev))
-		return n;
-	const int64_t next = self->control_ev->time.frames;
+	const int64_t next = pendula_midi_io_next_frame(&self->midi);
 	if (next > (int64_t)pos && next < (int64_t)pos + n)
 		return (uint32_t)(next - (int64_t)pos);
 	return n;
@@ -697,7 +629,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 		restart(self);
 	}
 
-	midi_begin(self);
+	midi_begin(self, n_samples);
 	cc_configure(self);
 
 	uint32_t pos = 0;
@@ -790,8 +722,16 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 		lv2_log_error(&logger, "pendula: missing feature <%s>\n", missing);
 		return NULL;
 	}
-	if (!(rate > 0.0) || !isfinite(rate)) {
-		lv2_log_error(&logger, "pendula: bad sample rate %f\n", rate);
+	/* Accepted sample rates: 1 kHz to 1.536 MHz (README.md).  The frame
+	 * arithmetic is checked over this range (an engine step spans fewer
+	 * than 2^31 frames even at time_scale 0.01; at 1 kHz a frame takes at
+	 * most 192 steps); outside it, 1e-300 Hz gave NaN at frame 0 and
+	 * 2e10 Hz a frame index that wraps.  NaN and infinities fail the
+	 * comparison. */
+	const double rate_min = 1000.0, rate_max = 1536000.0;
+	if (!(rate >= rate_min && rate <= rate_max)) {
+		lv2_log_error(&logger, "pendula: sample rate %g Hz outside %g..%g Hz\n", rate,
+		              rate_min, rate_max);
 		return NULL;
 	}
 
@@ -810,7 +750,10 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	self->map = map;
 	self->logger = logger;
 	map_uris(map, &self->uris);
-	lv2_atom_forge_init(&self->forge, map);
+	if (!pendula_midi_io_init(&self->midi, map, features)) {
+		free(self);
+		return NULL;
+	}
 	ports_from_table(self);
 	midi_tempo_init(self);
 
@@ -821,6 +764,7 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	self->n_bodies_pushed = self->params.n_bodies;
 	self->engine = pendula_engine_new(rate, &self->params);
 	if (!self->engine) {
+		pendula_midi_io_cleanup(&self->midi);
 		free(self);
 		return NULL;
 	}
@@ -859,6 +803,7 @@ static void cleanup(LV2_Handle instance)
 	Pendula *self = (Pendula *)instance;
 	pendula_idpy_free(self->idpy);
 	pendula_engine_free(self->engine);
+	pendula_midi_io_cleanup(&self->midi);
 	free(self);
 }
 

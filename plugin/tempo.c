@@ -42,7 +42,19 @@ double pendula_tempo_quarters(const pendula_tempo *t)
 
 int64_t pendula_tempo_host_frame(const pendula_tempo *t)
 {
-	return t->host_frame + (int64_t)llround(t->speed * (double)t->elapsed);
+	/* Saturates instead of overflowing: the host may send any time:frame,
+	 * and a run may be long. */
+	const double d = t->speed * (double)t->elapsed;
+	if (d != d)
+		return t->host_frame;
+	if (!(fabs(d) < 9e18))
+		return d > 0.0 ? INT64_MAX : INT64_MIN;
+	const int64_t k = (int64_t)llround(d);
+	if (k > 0 && t->host_frame > INT64_MAX - k)
+		return INT64_MAX;
+	if (k < 0 && t->host_frame < INT64_MIN - k)
+		return INT64_MIN;
+	return t->host_frame + k;
 }
 
 static bool usable(double x, double lo, double hi)

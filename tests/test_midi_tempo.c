@@ -19,6 +19,8 @@
  *                   stop freezes it; bad values ignored; split invariance
  *   tempo_start     "started" latches on speed 0 -> non-zero only
  *   tempo_sync      sync frequency and phase for note values and meters
+ *   tempo_host_frame_limits  the host frame saturates, never wraps, at the
+ *                   ends of the int64 range after a long run
  */
 #include "midi_cc.h"
 #include "ports.h"
@@ -585,6 +587,36 @@ static void test_tempo_changes(void)
 	      pendula_tempo_beats(&b));
 }
 
+/* The host transport frame never wraps: a time:frame near either end of
+ * the int64 range, then a long run, saturates. */
+static void test_tempo_host_frame_limits(void)
+{
+	pendula_tempo t;
+	pendula_tempo_init(&t, 1536000.0);
+	pendula_position p;
+	memset(&p, 0, sizeof p);
+	p.fields = PENDULA_POS_FRAME | PENDULA_POS_SPEED | PENDULA_POS_BPM;
+	p.bpm = 120.0;
+	p.speed = 1.0;
+	p.frame = INT64_MAX - 1000;
+	pendula_tempo_position(&t, &p);
+	for (int i = 0; i < 10; ++i)
+		pendula_tempo_advance(&t, 4000000000u);
+	const int64_t up = pendula_tempo_host_frame(&t);
+	p.speed = -1.0;
+	p.frame = INT64_MIN + 1000;
+	pendula_tempo_position(&t, &p);
+	for (int i = 0; i < 10; ++i)
+		pendula_tempo_advance(&t, 4000000000u);
+	const int64_t down = pendula_tempo_host_frame(&t);
+	printf("\n    host frame after 4e10 frames: %lld (forward), %lld (backward)",
+	       (long long)up, (long long)down);
+	CHECK(up == INT64_MAX, "forward from INT64_MAX - 1000 gave %lld", (long long)up);
+	CHECK(down == INT64_MIN, "backward from INT64_MIN + 1000 gave %lld", (long long)down);
+	CHECK(t.elapsed == 40000000000ull, "elapsed frames wrapped: %llu",
+	      (unsigned long long)t.elapsed);
+}
+
 static void test_tempo_start(void)
 {
 	pendula_tempo t;
@@ -696,6 +728,7 @@ int main(void)
 	CU_add_test(tempo, "tempo_changes", test_tempo_changes);
 	CU_add_test(tempo, "tempo_start", test_tempo_start);
 	CU_add_test(tempo, "tempo_sync", test_tempo_sync);
+	CU_add_test(tempo, "tempo_host_frame_limits", test_tempo_host_frame_limits);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();

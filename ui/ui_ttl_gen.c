@@ -9,9 +9,15 @@
  * Writes, for each of the four plugins: ui:ui <PENDULA_UI_URI>, and the
  * inline display (lv2:optionalFeature idpy:queue_draw, lv2:extensionData
  * idpy:interface); and the UI: an X11UI with ui:idleInterface and
- * ui:showInterface, ui:resize optional, and a ui:portNotification (float
+ * ui:showInterface, ui:parent optional, and a ui:portNotification (float
  * protocol) for every control output of every plugin.  meson appends it to
  * manifest.ttl (ttl/ttl_gen.c, manifest_fragments).
+ *
+ * ui:resize is not declared: it is deprecated since LV2 1.18.4 (lv2lint
+ * fails a UI that lists it).  The UI stays resizable without it: its X
+ * window carries size hints (minimum and base size), which embedding hosts
+ * such as suil read, and it follows ConfigureNotify; it still reports its
+ * size through ui:resize to a host that passes the feature anyway.
  *
  * Build-machine tool: plain C99, no LV2 header.
  */
@@ -49,7 +55,7 @@ static void write_fragment(FILE *f, const char *binary)
 	        "\ta ui:X11UI ;\n"
 	        "\tui:binary <%s> ;\n"
 	        "\tlv2:requiredFeature ui:idleInterface ;\n"
-	        "\tlv2:optionalFeature ui:resize, ui:parent ;\n"
+	        "\tlv2:optionalFeature ui:parent ;\n"
 	        "\tlv2:extensionData ui:idleInterface, ui:showInterface ;\n"
 	        "\tui:portNotification",
 	        binary);
