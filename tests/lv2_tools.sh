@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # The bundle in the build tree seen by the stock lilv tools: lv2ls lists the
-# four plugins, lv2info describes each (ports, symbols), lv2bench runs each.
-# usage: lv2_tools.sh LV2_PATH_DIR
+# plugins meson names, lv2info describes each (ports, symbols), lv2bench runs each.
+# usage: lv2_tools.sh LV2_PATH_DIR PLUGIN...   (meson passes every plugin)
 set -eu
-dir=$(cd "${1:?usage: lv2_tools.sh LV2_PATH_DIR}" && pwd)
+dir=$(cd "${1:?usage: lv2_tools.sh LV2_PATH_DIR PLUGIN...}" && pwd)
+shift
+[ $# -gt 0 ] || { echo "lv2_tools.sh: no plugin named"; exit 2; }
 LV2_PATH="$dir:/usr/lib/lv2" # the LV2 specs too, for class names
 export LV2_PATH
 base='https://pendula.invalid/plugins/pendula#'
@@ -12,7 +14,7 @@ status=0
 
 list=$(lv2ls)
 echo "$list"
-for v in double double-cv parallel parallel-cv; do
+for v in "$@"; do
 	uri="$base$v"
 	if ! echo "$list" | grep -qx "$uri"; then
 		echo "lv2ls does not list $uri"
