@@ -1,17 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# Times Pendula double and parallel (default settings) against the Debian
-# reference oscillator swh sinCos (package swh-lv2) with lv2bench, in the
-# same run, and prints per-frame figures and ratios.  Prints, never asserts.
+# Times Pendula's plugins (default settings) against the Debian reference
+# oscillator swh sinCos (package swh-lv2) with lv2bench, in the same run, and
+# prints per-frame figures and ratios.  Prints, never asserts.
 # Each round runs the three plugins back to back; the figures are medians
 # over the rounds, the ratios medians of each round's ratio (so a change of
 # machine load between rounds does not skew them).
-# usage: lv2bench_ratio.sh LV2_PATH_DIR [FRAMES] [BLOCK] [ROUNDS]
+# usage: lv2bench_ratio.sh LV2_PATH_DIR PLUGIN...
+#   (meson passes every audio plugin; FRAMES, BLOCK, ROUNDS from the
+#   environment, defaults 1048576, 512, 7)
 set -eu
-build=$(cd "${1:?usage: lv2bench_ratio.sh LV2_PATH_DIR [FRAMES] [BLOCK] [ROUNDS]}" && pwd)
-frames=${2:-1048576}
-block=${3:-512}
-rounds=${4:-7}
+build=$(cd "${1:?usage: lv2bench_ratio.sh LV2_PATH_DIR PLUGIN...}" && pwd)
+shift
+[ $# -gt 0 ] || { echo "lv2bench_ratio.sh: no plugin named"; exit 2; }
+frames=${FRAMES:-1048576}
+block=${BLOCK:-512}
+rounds=${ROUNDS:-7}
 export LV2_PATH="$build:/usr/lib/lv2"
 base='https://pendula.invalid/plugins/pendula#'
 ref='http://plugin.org.uk/swh-plugins/sinCos'
@@ -29,21 +33,32 @@ fi
 times=$(
 	r=0
 	while [ $r -lt "$rounds" ]; do
-		echo "$(time_of "$ref") $(time_of "${base}double") $(time_of "${base}parallel")"
+		line=$(time_of "$ref")
+		for p in "$@"; do
+			line="$line $(time_of "$base$p")"
+		done
+		echo "$line"
 		r=$((r + 1))
 	done
 )
 echo "bench lv2bench frames=$frames block=$block rounds=$rounds (medians)"
-echo "$times" | awk -v n="$frames" '
+echo "$times" | awk -v n="$frames" -v names="$*" '
 	function median(a, k,   i, j, t) {
 		for (i = 2; i <= k; i++)
 			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 	}
-	NF == 3 && $1 > 0 { k++; s[k] = $1; d[k] = $2; p[k] = $3; rd[k] = $2 / $1; rp[k] = $3 / $1 }
+	BEGIN { m = split(names, name, " ") }
+	NF == m + 1 && $1 > 0 {
+		k++; s[k] = $1
+		for (i = 1; i <= m; i++) { t[i, k] = $(i + 1); r[i, k] = $(i + 1) / $1 }
+	}
 	END {
 		if (!k) { print "bench lv2bench FAILED (no complete round)"; exit }
 		printf "bench lv2bench_sinCos ns_per_frame=%.2f\n", median(s, k) / n * 1e9
-		printf "bench lv2bench_double ns_per_frame=%.2f ratio_vs_sinCos=%.2f\n", median(d, k) / n * 1e9, median(rd, k)
-		printf "bench lv2bench_parallel ns_per_frame=%.2f ratio_vs_sinCos=%.2f\n", median(p, k) / n * 1e9, median(rp, k)
+		for (i = 1; i <= m; i++) {
+			for (j = 1; j <= k; j++) { tt[j] = t[i, j]; rr[j] = r[i, j] }
+			printf "bench lv2bench_%s ns_per_frame=%.2f ratio_vs_sinCos=%.2f\n", name[i],
+			       median(tt, k) / n * 1e9, median(rr, k)
+		}
 	}'
