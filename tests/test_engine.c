@@ -8,6 +8,7 @@
  * differences, a Jacobi eigen-solver, an RK4 of the linearised equation).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cunit_main.h"
 #include "pendula_engine.h"
 #include "ports.h"
 
@@ -1315,37 +1316,39 @@ static void test_memory(void)
 	CU_ASSERT(pendula_engine_size() < 4096);
 }
 
+static CU_TestInfo engine_tests[] = {
+    {"defaults match the port table", test_defaults_match_port_table},
+    {"normal modes, double m1=m2 l1=l2", test_modes_double_equal},
+    {"normal modes, double unequal", test_modes_double_unequal},
+    {"normal modes, parallel N=1,2,3", test_modes_parallel},
+    {"energy conservation, double", test_energy_conservation_double},
+    {"energy conservation, parallel N=4", test_energy_conservation_parallel},
+    {"energy budget (damping, torque, forcing)", test_energy_budget},
+    {"Kapitza threshold", test_kapitza},
+    {"Mathieu parametric resonance", test_mathieu},
+    {"model B reproduces model A", test_parallel_reproduces_double},
+    {"accelerations vs independent evaluations", test_accelerations_independent},
+    {"symplectic step map", test_symplectic},
+    {"time reversible", test_time_reversible},
+    {"order 4", test_order},
+    {"block-size independence and reset", test_block_size_independent},
+    {"sample-rate independence", test_sample_rate_independent},
+    {"smooth output, continuous parameter changes", test_smooth_and_continuous},
+    {"bodies added while running", test_bodies_added},
+    {"stiff and extreme settings", test_stiff_and_extreme},
+    {"random settings inside the ranges", test_random_settings_in_range},
+    {"non-finite state restarts", test_non_finite_restarts},
+    {"no subnormals", test_no_subnormals},
+    {"memory", test_memory},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+    {"engine", NULL, NULL, NULL, NULL, engine_tests},
+    CU_SUITE_INFO_NULL,
+};
+
 int main(void)
 {
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
-	CU_add_test(s, "defaults match the port table", test_defaults_match_port_table);
-	CU_add_test(s, "normal modes, double m1=m2 l1=l2", test_modes_double_equal);
-	CU_add_test(s, "normal modes, double unequal", test_modes_double_unequal);
-	CU_add_test(s, "normal modes, parallel N=1,2,3", test_modes_parallel);
-	CU_add_test(s, "energy conservation, double", test_energy_conservation_double);
-	CU_add_test(s, "energy conservation, parallel N=4", test_energy_conservation_parallel);
-	CU_add_test(s, "energy budget (damping, torque, forcing)", test_energy_budget);
-	CU_add_test(s, "Kapitza threshold", test_kapitza);
-	CU_add_test(s, "Mathieu parametric resonance", test_mathieu);
-	CU_add_test(s, "model B reproduces model A", test_parallel_reproduces_double);
-	CU_add_test(s, "accelerations vs independent evaluations", test_accelerations_independent);
-	CU_add_test(s, "symplectic step map", test_symplectic);
-	CU_add_test(s, "time reversible", test_time_reversible);
-	CU_add_test(s, "order 4", test_order);
-	CU_add_test(s, "block-size independence and reset", test_block_size_independent);
-	CU_add_test(s, "sample-rate independence", test_sample_rate_independent);
-	CU_add_test(s, "smooth output, continuous parameter changes", test_smooth_and_continuous);
-	CU_add_test(s, "bodies added while running", test_bodies_added);
-	CU_add_test(s, "stiff and extreme settings", test_stiff_and_extreme);
-	CU_add_test(s, "random settings inside the ranges", test_random_settings_in_range);
-	CU_add_test(s, "non-finite state restarts", test_non_finite_restarts);
-	CU_add_test(s, "no subnormals", test_no_subnormals);
-	CU_add_test(s, "memory", test_memory);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	const unsigned failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return test_cunit_main("test_engine", suites);
 }
