@@ -2,7 +2,6 @@
 /* The plumbing the lilv test hosts share: see lv2_test_host.h. */
 #include "lv2_test_host.h"
 
-#include <CUnit/Basic.h>
 #include <lv2/atom/atom.h>
 
 #include <stdio.h>
@@ -173,18 +172,4 @@ void lv2th_prepare_atoms(void *atom_in, void *atom_out, uint32_t out_size)
 	LV2_Atom *out = (LV2_Atom *)atom_out;
 	out->type = urid_chunk;
 	out->size = out_size;
-}
-
-/* ---------------------------------------------------------------------- */
-/* CUnit                                                                   */
-
-int lv2th_run_tests(const char *prog)
-{
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	const unsigned run = CU_get_number_of_tests_run();
-	CU_cleanup_registry();
-	printf("\n%s: %u tests run, %u failures\n", prog, run, failures);
-	return failures || run == 0 ? 1 : 0;
 }

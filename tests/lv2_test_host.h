@@ -4,7 +4,7 @@
  * through daw_host.h, test_presets.c and test_daw.c): the plugin names and
  * URIs, allocation that exits on failure, a urid:map / urid:unmap, loading
  * pendula.lv2 from the build tree by its path, instantiating, connecting the
- * ports, the atom buffers of a block, and running the CUnit registry.
+ * ports and the atom buffers of a block (the CUnit main is cunit_main.h).
  *
  * What a test checks (and any re-derivation of physics or geometry) stays in
  * the test.
@@ -64,10 +64,5 @@ void lv2th_connect(LilvInstance *inst, pendula_variant v, float *control, float 
 /* Before a run(): atom_in (unless NULL) an empty atom:Sequence, atom_out an
  * atom:Chunk of out_size bytes of room. */
 void lv2th_prepare_atoms(void *atom_in, void *atom_out, uint32_t out_size);
-
-/* Runs the CUnit registry (verbose), cleans it up, prints "PROG: N tests
- * run, F failures"; returns the exit status: 1 if anything failed or nothing
- * ran, else 0. */
-int lv2th_run_tests(const char *prog);
 
 #endif

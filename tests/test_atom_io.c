@@ -25,6 +25,7 @@
  * usage: test_atom_io BUNDLE_DIR
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "cunit_main.h"
 #include "lv2_test_host.h"
 
 #include <CUnit/Basic.h>
@@ -773,13 +774,17 @@ int main(int argc, char **argv)
 		lv2th_free_uris();
 		return 1;
 	}
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	CU_pSuite s = CU_add_suite("atom_io", NULL, NULL);
-	CU_add_test(s, "in_place", test_in_place);
-	CU_add_test(s, "timestamps", test_timestamps);
-	CU_add_test(s, "malformed", test_malformed);
-	const int status = lv2th_run_tests("test_atom_io");
+	static CU_TestInfo tests[] = {
+	    {"in_place", test_in_place},
+	    {"timestamps", test_timestamps},
+	    {"malformed", test_malformed},
+	    CU_TEST_INFO_NULL,
+	};
+	static CU_SuiteInfo suites[] = {
+	    {"atom_io", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
+	};
+	const int status = test_cunit_main("test_atom_io", suites);
 	lilv_world_free(world);
 	lv2th_free_uris();
 	return status;

@@ -27,6 +27,7 @@
  *
  * usage: test_daw BUNDLE_DIR
  */
+#include "cunit_main.h"
 #include "daw_host.h"
 
 #define RATE        48000.0
@@ -680,6 +681,21 @@ static void test_reset_on_start(void)
 	}
 }
 
+static CU_TestInfo daw_tests[] = {
+    {"tempo_phase", test_tempo_phase},
+    {"tempo_blocks", test_tempo_blocks},
+    {"tempo_free", test_tempo_free},
+    {"cc_match", test_cc_match},
+    {"midi_through", test_midi_through},
+    {"reset_on_start", test_reset_on_start},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+    {"daw", NULL, NULL, NULL, NULL, daw_tests},
+    CU_SUITE_INFO_NULL,
+};
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -691,16 +707,7 @@ int main(int argc, char **argv)
 		daw_world_free();
 		return 1;
 	}
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	CU_pSuite s = CU_add_suite("daw", NULL, NULL);
-	CU_add_test(s, "tempo_phase", test_tempo_phase);
-	CU_add_test(s, "tempo_blocks", test_tempo_blocks);
-	CU_add_test(s, "tempo_free", test_tempo_free);
-	CU_add_test(s, "cc_match", test_cc_match);
-	CU_add_test(s, "midi_through", test_midi_through);
-	CU_add_test(s, "reset_on_start", test_reset_on_start);
-	const int status = lv2th_run_tests("test_daw");
+	const int status = test_cunit_main("test_daw", suites);
 	daw_world_free();
 	return status;
 }

@@ -8,8 +8,10 @@
  * differences, a Jacobi eigen-solver, an RK4 of the linearised equation).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cunit_main.h"
 #include "pendula_engine.h"
 #include "ports.h"
+#include "test_rng.h"
 
 #include <CUnit/Basic.h>
 #include <float.h>
@@ -808,14 +810,17 @@ static void test_parallel_reproduces_double(void)
 	CU_ASSERT(energy_diff < 1e-8);
 }
 
+/* The random draws of the tests below; each test seeds it first. */
+static test_rng rng;
+
 static double rand_in(double lo, double hi)
 {
-	return lo + (hi - lo) * (rand() / (double)RAND_MAX);
+	return test_rng_range(&rng, lo, hi);
 }
 
 static void test_accelerations_independent(void)
 {
-	srand(12345);
+	rng = test_rng_seeded(12345);
 	double worst_a = 0.0, worst_b = 0.0;
 	for (int trial = 0; trial < 200; ++trial) {
 		/* Model A, closed form after the note's eq. (25), corrected (no damping, torque, forcing) */
@@ -1018,9 +1023,9 @@ static void test_block_size_independent(void)
 		float *a = malloc(sizeof(float) * 5 * frames), *b = malloc(sizeof(float) * 5 * frames),
 		      *c = malloc(sizeof(float) * 5 * frames);
 		unsigned fixed[1] = {256}, one[1] = {1}, random_blocks[64];
-		srand(7);
+		rng = test_rng_seeded(7);
 		for (int i = 0; i < 64; ++i)
-			random_blocks[i] = (i % 5 == 0) ? 0 : (unsigned)(rand() % 3000);
+			random_blocks[i] = (i % 5 == 0) ? 0 : test_rng_below(&rng, 3000);
 		pendula_engine *e1 = pendula_engine_new(48000, &p), *e2 = pendula_engine_new(48000, &p),
 		               *e3 = pendula_engine_new(48000, &p);
 		render(e1, frames, fixed, 1, a);
@@ -1197,7 +1202,7 @@ static void test_stiff_and_extreme(void)
 static double random_in_port_range(pendula_port_id id)
 {
 	const pendula_port_info *info = &pendula_ports[id];
-	const double u = rand() / (double)RAND_MAX;
+	const double u = test_rng_uniform(&rng);
 	if ((info->flags & PF_LOG) && info->min > 0)
 		return info->min * pow(info->max / info->min, u);
 	return info->min + (info->max - info->min) * u;
@@ -1208,7 +1213,7 @@ static void test_random_settings_in_range(void)
 	/* README.md: every combination of values inside the declared ranges runs
 	 * stably.  200 random settings of both models, 0.1 s each at 48 kHz:
 	 * outputs finite and in range, no restart, the work cap respected. */
-	srand(2026);
+	rng = test_rng_seeded(2026);
 	int bad = 0, restarts = 0, capped_cases = 0;
 	for (int c = 0; c < 200; ++c) {
 		const pendula_model model = (pendula_model)(c % 2);
@@ -1225,7 +1230,7 @@ static void test_random_settings_in_range(void)
 		                                         P_THETA4_INIT};
 		p.time_scale = random_in_port_range(P_TIME_SCALE);
 		p.gravity = random_in_port_range(P_GRAVITY);
-		p.n_bodies = 1 + rand() % NB;
+		p.n_bodies = 1 + (int)test_rng_below(&rng, NB);
 		for (int k = 0; k < NB; ++k) {
 			p.m[k] = random_in_port_range(m_ids[k]);
 			p.c[k] = random_in_port_range(c_ids[k]);
@@ -1322,37 +1327,39 @@ static void test_memory(void)
 	CU_ASSERT(pendula_engine_size() < 4096);
 }
 
+static CU_TestInfo engine_tests[] = {
+    {"defaults match the port table", test_defaults_match_port_table},
+    {"normal modes, double m1=m2 l1=l2", test_modes_double_equal},
+    {"normal modes, double unequal", test_modes_double_unequal},
+    {"normal modes, parallel N=1,2,3", test_modes_parallel},
+    {"energy conservation, double", test_energy_conservation_double},
+    {"energy conservation, parallel N=4", test_energy_conservation_parallel},
+    {"energy budget (damping, torque, forcing)", test_energy_budget},
+    {"Kapitza threshold", test_kapitza},
+    {"Mathieu parametric resonance", test_mathieu},
+    {"model B reproduces model A", test_parallel_reproduces_double},
+    {"accelerations vs independent evaluations", test_accelerations_independent},
+    {"symplectic step map", test_symplectic},
+    {"time reversible", test_time_reversible},
+    {"order 4", test_order},
+    {"block-size independence and reset", test_block_size_independent},
+    {"sample-rate independence", test_sample_rate_independent},
+    {"smooth output, continuous parameter changes", test_smooth_and_continuous},
+    {"bodies added while running", test_bodies_added},
+    {"stiff and extreme settings", test_stiff_and_extreme},
+    {"random settings inside the ranges", test_random_settings_in_range},
+    {"non-finite state restarts", test_non_finite_restarts},
+    {"no subnormals", test_no_subnormals},
+    {"memory", test_memory},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+    {"engine", NULL, NULL, NULL, NULL, engine_tests},
+    CU_SUITE_INFO_NULL,
+};
+
 int main(void)
 {
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
-	CU_add_test(s, "defaults match the port table", test_defaults_match_port_table);
-	CU_add_test(s, "normal modes, double m1=m2 l1=l2", test_modes_double_equal);
-	CU_add_test(s, "normal modes, double unequal", test_modes_double_unequal);
-	CU_add_test(s, "normal modes, parallel N=1,2,3", test_modes_parallel);
-	CU_add_test(s, "energy conservation, double", test_energy_conservation_double);
-	CU_add_test(s, "energy conservation, parallel N=4", test_energy_conservation_parallel);
-	CU_add_test(s, "energy budget (damping, torque, forcing)", test_energy_budget);
-	CU_add_test(s, "Kapitza threshold", test_kapitza);
-	CU_add_test(s, "Mathieu parametric resonance", test_mathieu);
-	CU_add_test(s, "model B reproduces model A", test_parallel_reproduces_double);
-	CU_add_test(s, "accelerations vs independent evaluations", test_accelerations_independent);
-	CU_add_test(s, "symplectic step map", test_symplectic);
-	CU_add_test(s, "time reversible", test_time_reversible);
-	CU_add_test(s, "order 4", test_order);
-	CU_add_test(s, "block-size independence and reset", test_block_size_independent);
-	CU_add_test(s, "sample-rate independence", test_sample_rate_independent);
-	CU_add_test(s, "smooth output, continuous parameter changes", test_smooth_and_continuous);
-	CU_add_test(s, "bodies added while running", test_bodies_added);
-	CU_add_test(s, "stiff and extreme settings", test_stiff_and_extreme);
-	CU_add_test(s, "random settings inside the ranges", test_random_settings_in_range);
-	CU_add_test(s, "non-finite state restarts", test_non_finite_restarts);
-	CU_add_test(s, "no subnormals", test_no_subnormals);
-	CU_add_test(s, "memory", test_memory);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	const unsigned failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return test_cunit_main("test_engine", suites);
 }

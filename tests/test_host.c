@@ -26,6 +26,7 @@
  * --quick (for valgrind): 48 kHz only, shorter runs, no
  * small_oscillation / energy_is_physical (long runs, no new code path).
  */
+#include "cunit_main.h"
 #include "lv2_test_host.h"
 #include "ports.h"
 
@@ -1404,26 +1405,41 @@ static int suite_init(void)
 	return 0;
 }
 
-static void add_suite_tests(CU_pSuite s, bool ttl)
+static CU_TestInfo ttl_tests[] = {
+    {"ports", test_ports},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo rate_tests[] = {
+    {"first_frame", test_first_frame},
+    {"small_oscillation", test_small_oscillation},
+    {"energy_is_physical", test_energy_is_physical},
+    {"energy_conserved", test_energy_conserved},
+    {"energy_damped", test_energy_damped},
+    {"block_sizes", test_block_sizes},
+    {"reset", test_reset},
+    {"null_outputs", test_null_outputs},
+    {"control_outputs", test_control_outputs},
+    {"midi_through", test_midi_through},
+    {"bad_input", test_bad_input},
+    CU_TEST_INFO_NULL,
+};
+
+/* --quick: rate_tests without the long runs that add no code path for
+ * valgrind to check (filled in by main()). */
+static CU_TestInfo quick_rate_tests[sizeof rate_tests / sizeof rate_tests[0]];
+
+static bool is_long_run(CU_TestFunc test)
 {
-	if (ttl) {
-		CU_add_test(s, "ports", test_ports);
-		return;
-	}
-	CU_add_test(s, "first_frame", test_first_frame);
-	if (!opt.quick) {
-		/* long runs that add no code path for valgrind to check */
-		CU_add_test(s, "small_oscillation", test_small_oscillation);
-		CU_add_test(s, "energy_is_physical", test_energy_is_physical);
-	}
-	CU_add_test(s, "energy_conserved", test_energy_conserved);
-	CU_add_test(s, "energy_damped", test_energy_damped);
-	CU_add_test(s, "block_sizes", test_block_sizes);
-	CU_add_test(s, "reset", test_reset);
-	CU_add_test(s, "null_outputs", test_null_outputs);
-	CU_add_test(s, "control_outputs", test_control_outputs);
-	CU_add_test(s, "midi_through", test_midi_through);
-	CU_add_test(s, "bad_input", test_bad_input);
+	return test == test_small_oscillation || test == test_energy_is_physical;
+}
+
+/* The CUnit table of suites[], in the same order, and its end mark. */
+static CU_SuiteInfo cu_suites[PENDULA_N_VARIANTS * 4 + 1];
+
+static void add_suite(const suite_info *s, CU_TestInfo *tests)
+{
+	cu_suites[s - suites] = (CU_SuiteInfo){s->name, suite_init, NULL, NULL, NULL, tests};
 }
 
 static int usage(const char *msg)
@@ -1472,8 +1488,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
+	size_t n_quick = 0;
+	for (const CU_TestInfo *t = rate_tests; t->pName; ++t)
+		if (!is_long_run(t->pTestFunc))
+			quick_rate_tests[n_quick++] = *t;
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
 		if (opt.variant >= 0 && opt.variant != v)
 			continue;
@@ -1481,7 +1499,7 @@ int main(int argc, char **argv)
 		s->v = (pendula_variant)v;
 		s->rate = 48000.0;
 		snprintf(s->name, sizeof s->name, "%s ttl", pendula_variant_names[v]);
-		add_suite_tests(CU_add_suite(s->name, suite_init, NULL), true);
+		add_suite(s, ttl_tests);
 		for (size_t r = 0; r < sizeof all_rates / sizeof all_rates[0]; ++r) {
 			const double rate = opt.rate > 0.0 ? opt.rate : all_rates[r];
 			if (opt.rate > 0.0 && r > 0)
@@ -1492,10 +1510,10 @@ int main(int argc, char **argv)
 			s->v = (pendula_variant)v;
 			s->rate = rate;
 			snprintf(s->name, sizeof s->name, "%s @%g Hz", pendula_variant_names[v], rate);
-			add_suite_tests(CU_add_suite(s->name, suite_init, NULL), false);
+			add_suite(s, opt.quick ? quick_rate_tests : rate_tests);
 		}
 	}
-	const int status = lv2th_run_tests("test_host");
+	const int status = test_cunit_main("test_host", cu_suites);
 	lilv_world_free(world);
 	lv2th_free_uris();
 	return status;

@@ -16,6 +16,7 @@
  *
  * usage: test_idisplay BUNDLE_DIR
  */
+#include "cunit_main.h"
 #include "draw.h"
 #include "lv2_inline_display.h"
 #include "lv2_test_host.h"
@@ -442,14 +443,33 @@ VARIANT_TESTS(PENDULA_VARIANT_DOUBLE_CV, dcv)
 VARIANT_TESTS(PENDULA_VARIANT_PARALLEL, p)
 VARIANT_TESTS(PENDULA_VARIANT_PARALLEL_CV, pcv)
 
-typedef void (*test_fn)(void);
-static const test_fn tests[PENDULA_N_VARIANTS][4] = {
-    {ttl_d, render_d, queue_draw_d, no_feature_d},
-    {ttl_dcv, render_dcv, queue_draw_dcv, no_feature_dcv},
-    {ttl_p, render_p, queue_draw_p, no_feature_p},
-    {ttl_pcv, render_pcv, queue_draw_pcv, no_feature_pcv},
+static CU_TestInfo variant_tests[PENDULA_N_VARIANTS][5] = {
+    {{"ttl", ttl_d},
+     {"render", render_d},
+     {"queue_draw", queue_draw_d},
+     {"no_feature", no_feature_d},
+     CU_TEST_INFO_NULL},
+    {{"ttl", ttl_dcv},
+     {"render", render_dcv},
+     {"queue_draw", queue_draw_dcv},
+     {"no_feature", no_feature_dcv},
+     CU_TEST_INFO_NULL},
+    {{"ttl", ttl_p},
+     {"render", render_p},
+     {"queue_draw", queue_draw_p},
+     {"no_feature", no_feature_p},
+     CU_TEST_INFO_NULL},
+    {{"ttl", ttl_pcv},
+     {"render", render_pcv},
+     {"queue_draw", queue_draw_pcv},
+     {"no_feature", no_feature_pcv},
+     CU_TEST_INFO_NULL},
 };
-static const char *const test_names[4] = {"ttl", "render", "queue_draw", "no_feature"};
+
+/* One suite per variant, idisplay_<name>, filled in by main(); the last
+ * entry stays the end mark. */
+static char suite_names[PENDULA_N_VARIANTS][64];
+static CU_SuiteInfo suites[PENDULA_N_VARIANTS + 1];
 
 int main(int argc, char **argv)
 {
@@ -460,28 +480,14 @@ int main(int argc, char **argv)
 	if (!lv2th_world_load("test_idisplay", argv[1], &world, plugins))
 		return 1;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
-		char name[64];
-		snprintf(name, sizeof name, "idisplay_%s", pendula_variant_names[v]);
-		CU_pSuite suite = CU_add_suite(name, NULL, NULL);
-		if (!suite)
-			return 1;
-		for (int t = 0; t < 4; ++t)
-			if (!CU_add_test(suite, test_names[t], tests[v][t]))
-				return 1;
+		snprintf(suite_names[v], sizeof suite_names[v], "idisplay_%s",
+		         pendula_variant_names[v]);
+		suites[v] =
+		    (CU_SuiteInfo){suite_names[v], NULL, NULL, NULL, NULL, variant_tests[v]};
 	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	const unsigned ran = CU_get_number_of_tests_run();
-	CU_cleanup_registry();
+	const int status = test_cunit_main("test_idisplay", suites);
 	lilv_world_free(world);
 	lv2th_free_uris();
-	if (ran != 4 * PENDULA_N_VARIANTS) {
-		printf("test_idisplay: %u tests ran, expected %d\n", ran, 4 * PENDULA_N_VARIANTS);
-		return 1;
-	}
-	return failures ? 1 : 0;
+	return status;
 }

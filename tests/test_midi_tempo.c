@@ -22,6 +22,7 @@
  *   tempo_host_frame_limits  the host frame saturates, never wraps, at the
  *                   ends of the int64 range after a long run
  */
+#include "cunit_main.h"
 #include "midi_cc.h"
 #include "ports.h"
 #include "tempo.h"
@@ -712,28 +713,32 @@ static void test_tempo_sync(void)
 	      "6/8 at 180 eighths/min: one bar = 2 s, got %g Hz", pendula_tempo_sync_freq(&t, 3.0));
 }
 
+static CU_TestInfo cc_tests[] = {
+    {"cc_mapping", test_cc_mapping},
+    {"cc_on_change", test_cc_on_change},
+    {"cc_rate_limit", test_cc_rate_limit},
+    {"cc_14bit", test_cc_14bit},
+    {"cc_config", test_cc_config},
+    {"cc_split", test_cc_split},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo tempo_tests[] = {
+    {"tempo_position", test_tempo_position},
+    {"tempo_changes", test_tempo_changes},
+    {"tempo_start", test_tempo_start},
+    {"tempo_sync", test_tempo_sync},
+    {"tempo_host_frame_limits", test_tempo_host_frame_limits},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+    {"midi_cc", NULL, NULL, NULL, NULL, cc_tests},
+    {"tempo", NULL, NULL, NULL, NULL, tempo_tests},
+    CU_SUITE_INFO_NULL,
+};
+
 int main(void)
 {
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	CU_pSuite cc = CU_add_suite("midi_cc", NULL, NULL);
-	CU_add_test(cc, "cc_mapping", test_cc_mapping);
-	CU_add_test(cc, "cc_on_change", test_cc_on_change);
-	CU_add_test(cc, "cc_rate_limit", test_cc_rate_limit);
-	CU_add_test(cc, "cc_14bit", test_cc_14bit);
-	CU_add_test(cc, "cc_config", test_cc_config);
-	CU_add_test(cc, "cc_split", test_cc_split);
-	CU_pSuite tempo = CU_add_suite("tempo", NULL, NULL);
-	CU_add_test(tempo, "tempo_position", test_tempo_position);
-	CU_add_test(tempo, "tempo_changes", test_tempo_changes);
-	CU_add_test(tempo, "tempo_start", test_tempo_start);
-	CU_add_test(tempo, "tempo_sync", test_tempo_sync);
-	CU_add_test(tempo, "tempo_host_frame_limits", test_tempo_host_frame_limits);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	const unsigned failures = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	const unsigned run = CU_get_number_of_tests_run();
-	CU_cleanup_registry();
-	printf("\ntest_midi_tempo: %u tests run, %u failures\n", run, failures);
-	return failures || run == 0 ? 1 : 0;
+	return test_cunit_main("test_midi_tempo", suites);
 }

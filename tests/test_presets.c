@@ -37,6 +37,7 @@
  *
  * usage: test_presets BUNDLE_DIR
  */
+#include "cunit_main.h"
 #include "daw_host.h"
 
 #include <lv2/presets/presets.h>
@@ -842,6 +843,21 @@ static void test_cv_variants(void)
 	}
 }
 
+static CU_TestInfo library_tests[] = {
+    {"library", test_library},
+    {"cv_variants", test_cv_variants},
+    CU_TEST_INFO_NULL,
+};
+
+/* one test per claim, filled in by main(); the last entry stays the end mark */
+static CU_TestInfo claim_tests[N_CLAIMS + 1];
+
+static CU_SuiteInfo suites[] = {
+    {"library", NULL, NULL, NULL, NULL, library_tests},
+    {"claims", NULL, NULL, NULL, NULL, claim_tests},
+    CU_SUITE_INFO_NULL,
+};
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -860,15 +876,9 @@ int main(int argc, char **argv)
 	}
 	collect_presets();
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	CU_pSuite lib = CU_add_suite("library", NULL, NULL);
-	CU_add_test(lib, "library", test_library);
-	CU_add_test(lib, "cv_variants", test_cv_variants);
-	CU_pSuite beh = CU_add_suite("claims", NULL, NULL);
 	for (size_t c = 0; c < N_CLAIMS; ++c)
-		CU_add_test(beh, claims[c].slug, claims[c].check);
-	const int status = lv2th_run_tests("test_presets");
+		claim_tests[c] = (CU_TestInfo){claims[c].slug, claims[c].check};
+	const int status = test_cunit_main("test_presets", suites);
 	for (size_t i = 0; i < n_presets; ++i)
 		lilv_node_free(presets[i].uri);
 	daw_world_free();

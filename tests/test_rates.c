@@ -9,6 +9,7 @@
  *
  * usage: test_rates BUNDLE_DIR
  */
+#include "cunit_main.h"
 #include "lv2_test_host.h"
 
 #include <CUnit/Basic.h>
@@ -133,12 +134,16 @@ int main(int argc, char **argv)
 		lv2th_free_uris();
 		return 1;
 	}
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	CU_pSuite s = CU_add_suite("rates", NULL, NULL);
-	CU_add_test(s, "refused", test_refused);
-	CU_add_test(s, "accepted", test_accepted);
-	const int status = lv2th_run_tests("test_rates");
+	static CU_TestInfo tests[] = {
+	    {"refused", test_refused},
+	    {"accepted", test_accepted},
+	    CU_TEST_INFO_NULL,
+	};
+	static CU_SuiteInfo suites[] = {
+	    {"rates", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
+	};
+	const int status = test_cunit_main("test_rates", suites);
 	lilv_world_free(world);
 	lv2th_free_uris();
 	return status;
