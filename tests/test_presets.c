@@ -34,6 +34,11 @@
  *                  and above 0.7 of it
  *   cv variants    the -cv variant of each preset's model gives bit-identical
  *                  outputs
+ *   slow-envelope tail  no subnormal or negative output up to 215 s
+ *   at run time    every claim again, with the preset restored through lilv
+ *                  into an instance that has been running for 1.3 s (as
+ *                  Ardour loads a preset): a change of theta*_init restarts
+ *                  the motion from the preset's own start
  *
  * usage: test_presets BUNDLE_DIR
  */
@@ -184,6 +189,44 @@ static DawHost *host_with_preset(pendula_variant v, const preset_info *p, restor
 	return h;
 }
 
+/* Suite "claims at run time": each preset is loaded into an instance that
+ * has been running for a while (as Ardour or Carla load a preset), instead
+ * of before activate(). */
+static bool at_run_time;
+
+/* The preset restored into a running instance: activated with other
+ * initial angles (no preset uses 45.5 degrees), run for 1.3 s in random
+ * blocks, then the preset restored through lilv.  The frame counter of the
+ * test host starts again at 0 there. */
+static DawHost *host_running_with_preset(pendula_variant v, const preset_info *p,
+                                         restore_ctx *ctx)
+{
+	DawHost *h = daw_host_new(v, RATE, false);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (h->has[id] && (pendula_ports[id].flags & PF_INITIAL))
+			h->control[id] = 45.5f;
+	daw_activate(h);
+	uint32_t seed = 4711;
+	daw_render(h, (int64_t)(1.3 * RATE) + 17, 0, &seed);
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->h = h;
+	LilvState *state = lilv_state_new_from_world(daw_world, &lv2th_map, p->uri);
+	CHECK(state != NULL, "%s: lilv_state_new_from_world failed", p->slug);
+	if (state) {
+		lilv_state_restore(state, h->inst, set_port_value, ctx, 0, NULL);
+		lilv_state_free(state);
+	}
+	h->frames = 0;
+	return h;
+}
+
+/* The claims' hosts are activated through start(): at run time they are. */
+static void start(DawHost *h)
+{
+	if (!at_run_time)
+		daw_activate(h);
+}
+
 static DawHost *load(pendula_variant v, const char *slug)
 {
 	const preset_info *p = find_preset(slug);
@@ -191,7 +234,8 @@ static DawHost *load(pendula_variant v, const char *slug)
 	if (!p)
 		return NULL;
 	restore_ctx ctx;
-	DawHost *h = host_with_preset(v, p, &ctx);
+	DawHost *h =
+	    at_run_time ? host_running_with_preset(v, p, &ctx) : host_with_preset(v, p, &ctx);
 	CHECK(ctx.n_values > 0 && !ctx.unknown && !ctx.bad_type,
 	      "%s: %u values, %u unknown, %u of a bad type (%s)", slug, ctx.n_values, ctx.unknown,
 	      ctx.bad_type, ctx.first_problem);
@@ -203,7 +247,7 @@ static DawHost *load_activated(pendula_variant v, const char *slug)
 {
 	DawHost *h = load(v, slug);
 	if (h)
-		daw_activate(h);
+		start(h);
 	return h;
 }
 
@@ -359,8 +403,8 @@ static double preset_divergence(const char *slug, double seconds)
 		return -1.0;
 	}
 	b->control[P_THETA1_INIT] += 1e-4f;
-	daw_activate(a);
-	daw_activate(b);
+	start(a);
+	start(b);
 	const double d = divergence(a, b, seconds);
 	daw_host_free(a);
 	daw_host_free(b);
@@ -441,7 +485,7 @@ static void check_slow_envelope(void)
 	if (!h)
 		return;
 	h->record_midi = true;
-	daw_activate(h);
+	start(h);
 	const double rate = h->control[P_LAMBDA1] / inertia_o1(h); /* 1/s, small amplitude */
 	CHECK(h->control[P_N_BODIES] == 1 && h->control[P_PIVOT_X_AMP] == 0 &&
 	          h->control[P_PIVOT_Y_AMP] == 0 && h->control[P_SIGMA1] == 0,
@@ -495,6 +539,38 @@ static void check_slow_envelope(void)
 	daw_host_free(h);
 }
 
+/* The envelope's tail, far below anything audible: energy >= 0 and no
+ * subnormal output up to 215 s (1.8 million subnormal energy samples
+ * between 120 and 215 s before the sampler flushed them). */
+static void check_slow_envelope_tail(void)
+{
+	DawHost *h = load_activated(PENDULA_VARIANT_PARALLEL, "slow-envelope");
+	if (!h)
+		return;
+	size_t bad = 0, zero = 0;
+	double first_bad = -1.0;
+	for (int64_t f = 0; f < (int64_t)(215 * RATE); f += BLOCK) {
+		daw_run(h, BLOCK);
+		for (uint32_t i = 0; i < BLOCK; ++i)
+			for (int k = 0; k < PENDULA_N_PORT_IDS; ++k) {
+				if (!h->buf[k])
+					continue;
+				const float x = h->buf[k][i];
+				if (!isfinite(x) || fpclassify(x) == FP_SUBNORMAL ||
+				    (k == P_OUT_ENERGY && x < 0.0f)) {
+					if (bad++ == 0)
+						first_bad = (double)(f + i) / RATE;
+				}
+				zero += k == P_OUT_ENERGY && x == 0.0f;
+			}
+	}
+	printf("\n    %zu bad samples (first at %.2f s); energy exactly 0 in %zu frames", bad,
+	       first_bad, zero);
+	CHECK(bad == 0, "%zu subnormal, negative-energy or non-finite samples, first at %.2f s",
+	      bad, first_bad);
+	daw_host_free(h);
+}
+
 static void check_kapitza(void)
 {
 	DawHost *h = load_activated(PENDULA_VARIANT_PARALLEL, "kapitza-upright");
@@ -527,7 +603,7 @@ static void check_kapitza(void)
 	if (!h)
 		return;
 	h->control[P_PIVOT_Y_AMP] = (float)(0.6 * amp_threshold);
-	daw_activate(h);
+	start(h);
 	render_stats(h, 60.0, 0.0, &s);
 	printf("; at 0.6 x threshold amplitude: %.3f rad", s.max_dev_upright);
 	CHECK(s.max_dev_upright > 1.0, "below the threshold it stayed up (%.3f rad)",
@@ -563,7 +639,7 @@ static void check_parametric(void)
 	CHECK(h->control[P_N_BODIES] == 1, "one body expected");
 	CHECK(fabs(omega_y / (2.0 * omega0) - 1.0) < 0.005,
 	      "Omega_y = %.4f rad/s is not 2 omega0 = %.4f", omega_y, 2.0 * omega0);
-	daw_activate(h);
+	start(h);
 	double a0, a10;
 	swing_windows(h, &a0, &a10);
 	printf("\n    omega0 %.4f rad/s, Omega_y %.4f, h = %.3f (growth exp(%.3f t)); "
@@ -579,7 +655,7 @@ static void check_parametric(void)
 	if (!h)
 		return;
 	h->control[P_PIVOT_Y_FREQ] *= 1.3f;
-	daw_activate(h);
+	start(h);
 	swing_windows(h, &a0, &a10);
 	printf("; detuned 1.3x: %.2f -> %.2f deg", a0 * 180 / DAW_PI, a10 * 180 / DAW_PI);
 	CHECK(a10 < 2.0 * a0, "detuned forcing also grew the swing (%.2f times)", a10 / a0);
@@ -624,7 +700,7 @@ static void check_tempo_drive(void)
 	if (!h)
 		return;
 	h->recording = true;
-	daw_activate(h);
+	start(h);
 	const int note = (int)h->control[P_PIVOT_X_SYNC];
 	CHECK(note > 0 && note < (int)PENDULA_N_SYNC_NOTES, "pivot_x_sync %d is not a note value",
 	      note);
@@ -690,7 +766,7 @@ static void check_oscillator(void)
 	if (!h)
 		return;
 	h->recording = true;
-	daw_activate(h);
+	start(h);
 	CHECK(h->control[P_TIME_SCALE] >= 50, "time_scale %g is not audio rate",
 	      (double)h->control[P_TIME_SCALE]);
 	daw_render(h, (int64_t)(2 * RATE), BLOCK, NULL);
@@ -842,6 +918,12 @@ static void test_cv_variants(void)
 	}
 }
 
+static int suite_at_run_time(void)
+{
+	at_run_time = true;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -868,6 +950,10 @@ int main(int argc, char **argv)
 	CU_pSuite beh = CU_add_suite("claims", NULL, NULL);
 	for (size_t c = 0; c < N_CLAIMS; ++c)
 		CU_add_test(beh, claims[c].slug, claims[c].check);
+	CU_add_test(beh, "slow-envelope tail", check_slow_envelope_tail);
+	CU_pSuite run_time = CU_add_suite("claims at run time", suite_at_run_time, NULL);
+	for (size_t c = 0; c < N_CLAIMS; ++c)
+		CU_add_test(run_time, claims[c].slug, claims[c].check);
 	const int status = lv2th_run_tests("test_presets");
 	for (size_t i = 0; i < n_presets; ++i)
 		lilv_node_free(presets[i].uri);
