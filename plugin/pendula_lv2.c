@@ -34,6 +34,7 @@
 #include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -176,12 +177,16 @@ typedef struct {
 /* Controls                                                                */
 
 /* The README.md bad-input rule: NaN -> default, clamp to the declared range
- * (which also catches +-inf); integer ports round, toggles become 0 or 1. */
+ * (which also catches +-inf); integer ports round, toggles become 0 or 1.  A
+ * subnormal value is 0 (it would reach the outputs as a subnormal, e.g. a
+ * theta1_init of 1e-40 degrees). */
 static float sanitize_control(const Pendula *self, pendula_port_id id, float v)
 {
 	const pendula_port_info *info = &pendula_ports[id];
 	if (v != v)
 		v = pendula_port_default(self->variant, id);
+	if (fabsf(v) < FLT_MIN)
+		v = 0.0f;
 	if (v < info->min)
 		v = info->min;
 	if (v > info->max)
@@ -275,11 +280,11 @@ static void signal_last_from_engine(Pendula *self)
 		if (is_angle_channel(ch))
 			v = k < self->n_bodies_pushed ? pendula_angle_output(f.theta[k]) : 0.0f;
 		else if (ch == PENDULA_CH_TIP_X)
-			v = (float)f.tip_x_norm;
+			v = pendula_tip_output(f.tip_x_norm);
 		else if (ch == PENDULA_CH_TIP_Y)
-			v = (float)f.tip_y_norm;
+			v = pendula_tip_output(f.tip_y_norm);
 		else if (ch == PENDULA_CH_ENERGY)
-			v = (float)f.energy;
+			v = pendula_energy_output(f.energy);
 		self->signal_last[s] = v;
 	}
 }
@@ -301,8 +306,8 @@ static void write_control_outputs(Pendula *self)
 			                     self->signal_last[s]);
 	pendula_frame f;
 	pendula_engine_last(self->engine, &f);
-	write_control_output(self, P_CTL_PIVOT_X, (float)f.pivot_x);
-	write_control_output(self, P_CTL_PIVOT_Y, (float)f.pivot_y);
+	write_control_output(self, P_CTL_PIVOT_X, pendula_flush_output((float)f.pivot_x));
+	write_control_output(self, P_CTL_PIVOT_Y, pendula_flush_output((float)f.pivot_y));
 }
 
 /* ---------------------------------------------------------------------- */

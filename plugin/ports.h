@@ -144,14 +144,14 @@ typedef enum {
 	X(P_OUT_THETA4, "theta4", "Angle 4", PK_SIGNAL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA4, PENDULA_CH_THETA + 3, "Wrapped angle of body 4 divided by pi (0 beyond N)") \
 	X(P_OUT_TIP_X, "tip_x", "Tip X", PK_SIGNAL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_X, PENDULA_CH_TIP_X, "Horizontal position of bob 2 divided by l1 + l2") \
 	X(P_OUT_TIP_Y, "tip_y", "Tip Y", PK_SIGNAL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_Y, PENDULA_CH_TIP_Y, "Vertical position of bob 2 divided by l1 + l2") \
-	X(P_OUT_ENERGY, "energy", "Energy", PK_SIGNAL_OUT, PM_ALL, 0, 1, 0, PU_NONE, PF_CC_ENERGY, PP_NONE, PC_NONE, P_CTL_ENERGY, PENDULA_CH_ENERGY, "Normalised energy: 0 at rest, 1 reaches the top") \
+	X(P_OUT_ENERGY, "energy", "Energy", PK_SIGNAL_OUT, PM_ALL, 0, PENDULA_ENERGY_OUTPUT_MAX, 0, PU_NONE, PF_CC_ENERGY, PP_NONE, PC_NONE, P_CTL_ENERGY, PENDULA_CH_ENERGY, "Normalised energy: 0 at rest, 1 reaches the top (clamped to 0..1000)") \
 	X(P_CTL_THETA1, "theta1_ctl", "Angle 1 (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta1") \
 	X(P_CTL_THETA2, "theta2_ctl", "Angle 2 (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta2") \
 	X(P_CTL_THETA3, "theta3_ctl", "Angle 3 (control)", PK_CONTROL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta3") \
 	X(P_CTL_THETA4, "theta4_ctl", "Angle 4 (control)", PK_CONTROL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta4") \
 	X(P_CTL_TIP_X, "tip_x_ctl", "Tip X (control)", PK_CONTROL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_x") \
 	X(P_CTL_TIP_Y, "tip_y_ctl", "Tip Y (control)", PK_CONTROL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_y") \
-	X(P_CTL_ENERGY, "energy_ctl", "Energy (control)", PK_CONTROL_OUT, PM_ALL, 0, 10, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of energy") \
+	X(P_CTL_ENERGY, "energy_ctl", "Energy (control)", PK_CONTROL_OUT, PM_ALL, 0, PENDULA_ENERGY_OUTPUT_MAX, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of energy") \
 	X(P_CTL_PIVOT_X, "pivot_x_ctl", "Pivot X (control)", PK_CONTROL_OUT, PM_ALL, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position x (m), for UIs") \
 	X(P_CTL_PIVOT_Y, "pivot_y_ctl", "Pivot Y (control)", PK_CONTROL_OUT, PM_ALL, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position y (m), for UIs") \
 	X(P_CONTROL, "control", "Control", PK_ATOM_IN, PM_ALL, 0, 0, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "time:Position from the host and MIDI (passed through)") \

@@ -20,6 +20,9 @@
  *   controls_out   control outputs = last frame of each signal; pivot in m;
  *                  bodies beyond N output 0
  *   midi           incoming MIDI comes out unchanged, in order, same frames
+ *   midi_wiring    every output sent as CC: the MIDI output is the same event
+ *                  for event with separate signal buffers, one buffer shared
+ *                  by every signal output, and (CV) NULL signal outputs
  *
  * usage: test_host BUNDLE_DIR [--plugin double|double-cv|parallel|parallel-cv]
  *                             [--rate HZ] [--quick]
@@ -81,6 +84,8 @@ typedef struct {
 	float *buf[PENDULA_N_PORT_IDS];
 	bool has[PENDULA_N_PORT_IDS];
 	bool null_signals; /* leave the signal outputs unconnected */
+	bool shared_signals; /* connect every signal output to one buffer */
+	float *shared;
 	bool null_atoms;   /* leave the atom ports unconnected */
 	bool keep_input;   /* the test filled atom_in itself */
 	uint64_t atom_in[ATOM_CAPACITY / 8];
@@ -97,7 +102,15 @@ static void host_prepare_atoms(Host *h)
 
 static void host_connect(Host *h)
 {
-	lv2th_connect(h->inst, h->v, h->control, h->null_signals ? NULL : h->buf,
+	float *shared[PENDULA_N_PORT_IDS];
+	if (h->shared_signals) {
+		if (!h->shared)
+			h->shared = lv2th_calloc(MAX_BLOCK, sizeof(float));
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+			shared[id] = h->shared;
+	}
+	lv2th_connect(h->inst, h->v, h->control,
+	              h->null_signals ? NULL : h->shared_signals ? shared : h->buf,
 	              h->null_atoms ? NULL : h->atom_in, h->null_atoms ? NULL : h->atom_out);
 }
 
@@ -137,6 +150,7 @@ static void host_free(Host *h)
 	lilv_instance_free(h->inst);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 		free(h->buf[id]);
+	free(h->shared);
 	free(h);
 }
 
@@ -1381,6 +1395,104 @@ static void test_midi_through(void)
 }
 
 /* ---------------------------------------------------------------------- */
+/* MIDI output under other wirings of the signal outputs                   */
+
+typedef struct {
+	size_t n, cap;
+	midi_ev *ev; /* frames absolute */
+} midi_log;
+
+/* Runs `frames` frames in random blocks (0-frame ones too), changing the
+ * controls at fixed frames, and logs every event of the MIDI output. */
+static void render_midi(Host *h, uint32_t frames, midi_log *log)
+{
+	Blocking b = {0, 8086, true, false};
+	uint32_t done = 0;
+	bool changed = false;
+	while (done < frames) {
+		const uint32_t n = next_block(&b, frames - done);
+		if (!changed && done >= frames / 2) {
+			host_set(h, P_SIGMA1, 2.0f);
+			host_set(h, P_PIVOT_X_AMP, 0.2f);
+			host_set(h, P_PIVOT_X_FREQ, 4.0f);
+			changed = true;
+		}
+		host_prepare_atoms(h);
+		lilv_instance_run(h->inst, n);
+		const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
+		if (out->atom.type == urid_sequence) {
+			LV2_ATOM_SEQUENCE_FOREACH (out, ev) {
+				if (log->n == log->cap) {
+					log->cap = log->cap ? 2 * log->cap : 4096;
+					log->ev = lv2th_realloc(log->ev, log->cap * sizeof(midi_ev));
+				}
+				midi_ev *m = &log->ev[log->n++];
+				memset(m, 0, sizeof(*m));
+				m->frames = (int64_t)done + ev->time.frames;
+				m->size = ev->body.size;
+				memcpy(m->bytes, LV2_ATOM_BODY_CONST(&ev->body),
+				       ev->body.size < 3 ? ev->body.size : 3);
+			}
+		}
+		done += n;
+	}
+}
+
+static Host *host_all_cc(bool shared, bool null_signals)
+{
+	Host *h = host_new_ex(cur_variant, cur_rate, null_signals, false);
+	h->shared_signals = shared; /* connected again below */
+	int cc = 20;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (h->has[id] && pendula_ports[id].kind == PK_CONTROL_IN &&
+		    pendula_ports[id].related != P_NONE)
+			h->control[id] = (float)cc++; /* every output sent, on its own CC */
+	h->control[P_CC_14BIT] = 1.0f;
+	host_connect(h);
+	return h;
+}
+
+/* The MIDI output (control changes and events alike) is the same event for
+ * event whether the signal outputs have their own buffers, all share one
+ * buffer, or (CV outputs, connectionOptional) are not connected. */
+static void test_midi_wiring(void)
+{
+	const uint32_t len = seconds(opt.quick ? 0.2 : 1.0);
+	midi_log ref = {0}, shared = {0}, null_log = {0};
+	Host *h = host_all_cc(false, false);
+	render_midi(h, len, &ref);
+	host_free(h);
+	h = host_all_cc(true, false);
+	render_midi(h, len, &shared);
+	host_free(h);
+	printf("\n    %zu MIDI events with separate buffers, %zu with one shared buffer", ref.n,
+	       shared.n);
+	CHECK(ref.n > 100, "only %zu MIDI events", ref.n);
+	size_t i = 0;
+	while (i < ref.n && i < shared.n && !memcmp(&ref.ev[i], &shared.ev[i], sizeof(midi_ev)))
+		++i;
+	CHECK(i == ref.n && i == shared.n,
+	      "shared signal buffer: MIDI differs from event %zu on (%zu vs %zu events)", i, ref.n,
+	      shared.n);
+	if (pendula_variant_is_cv(cur_variant)) {
+		h = host_all_cc(false, true);
+		render_midi(h, len, &null_log);
+		host_free(h);
+		printf(", %zu with NULL CV outputs", null_log.n);
+		i = 0;
+		while (i < ref.n && i < null_log.n &&
+		       !memcmp(&ref.ev[i], &null_log.ev[i], sizeof(midi_ev)))
+			++i;
+		CHECK(i == ref.n && i == null_log.n,
+		      "NULL CV outputs: MIDI differs from event %zu on (%zu vs %zu events)", i,
+		      ref.n, null_log.n);
+	}
+	free(ref.ev);
+	free(shared.ev);
+	free(null_log.ev);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Suites                                                                  */
 
 static const double all_rates[] = {44100.0, 48000.0, 96000.0};
@@ -1421,6 +1533,7 @@ static CU_TestInfo rate_tests[] = {
     {"null_outputs", test_null_outputs},
     {"control_outputs", test_control_outputs},
     {"midi_through", test_midi_through},
+    {"midi_wiring", test_midi_wiring},
     {"bad_input", test_bad_input},
     CU_TEST_INFO_NULL,
 };

@@ -34,6 +34,11 @@
  *                  and above 0.7 of it
  *   cv variants    the -cv variant of each preset's model gives bit-identical
  *                  outputs
+ *   slow-envelope tail  no subnormal or negative output up to 215 s
+ *   at run time    every claim again, with the preset restored through lilv
+ *                  into an instance that has been running for 1.3 s (as
+ *                  Ardour loads a preset): a change of theta*_init restarts
+ *                  the motion from the preset's own start
  *
  * usage: test_presets BUNDLE_DIR
  */
@@ -185,6 +190,44 @@ static DawHost *host_with_preset(pendula_variant v, const preset_info *p, restor
 	return h;
 }
 
+/* Suite "claims at run time": each preset is loaded into an instance that
+ * has been running for a while (as Ardour or Carla load a preset), instead
+ * of before activate(). */
+static bool at_run_time;
+
+/* The preset restored into a running instance: activated with other
+ * initial angles (no preset uses 45.5 degrees), run for 1.3 s in random
+ * blocks, then the preset restored through lilv.  The frame counter of the
+ * test host starts again at 0 there. */
+static DawHost *host_running_with_preset(pendula_variant v, const preset_info *p,
+                                         restore_ctx *ctx)
+{
+	DawHost *h = daw_host_new(v, RATE, false);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (h->has[id] && (pendula_ports[id].flags & PF_INITIAL))
+			h->control[id] = 45.5f;
+	daw_activate(h);
+	uint32_t seed = 4711;
+	daw_render(h, (int64_t)(1.3 * RATE) + 17, 0, &seed);
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->h = h;
+	LilvState *state = lilv_state_new_from_world(daw_world, &lv2th_map, p->uri);
+	CHECK(state != NULL, "%s: lilv_state_new_from_world failed", p->slug);
+	if (state) {
+		lilv_state_restore(state, h->inst, set_port_value, ctx, 0, NULL);
+		lilv_state_free(state);
+	}
+	h->frames = 0;
+	return h;
+}
+
+/* The claims' hosts are activated through start(): at run time they are. */
+static void start(DawHost *h)
+{
+	if (!at_run_time)
+		daw_activate(h);
+}
+
 static DawHost *load(pendula_variant v, const char *slug)
 {
 	const preset_info *p = find_preset(slug);
@@ -192,7 +235,8 @@ static DawHost *load(pendula_variant v, const char *slug)
 	if (!p)
 		return NULL;
 	restore_ctx ctx;
-	DawHost *h = host_with_preset(v, p, &ctx);
+	DawHost *h =
+	    at_run_time ? host_running_with_preset(v, p, &ctx) : host_with_preset(v, p, &ctx);
 	CHECK(ctx.n_values > 0 && !ctx.unknown && !ctx.bad_type,
 	      "%s: %u values, %u unknown, %u of a bad type (%s)", slug, ctx.n_values, ctx.unknown,
 	      ctx.bad_type, ctx.first_problem);
@@ -204,7 +248,7 @@ static DawHost *load_activated(pendula_variant v, const char *slug)
 {
 	DawHost *h = load(v, slug);
 	if (h)
-		daw_activate(h);
+		start(h);
 	return h;
 }
 
@@ -360,8 +404,8 @@ static double preset_divergence(const char *slug, double seconds)
 		return -1.0;
 	}
 	b->control[P_THETA1_INIT] += 1e-4f;
-	daw_activate(a);
-	daw_activate(b);
+	start(a);
+	start(b);
 	const double d = divergence(a, b, seconds);
 	daw_host_free(a);
 	daw_host_free(b);
@@ -442,7 +486,7 @@ static void check_slow_envelope(void)
 	if (!h)
 		return;
 	h->record_midi = true;
-	daw_activate(h);
+	start(h);
 	const double rate = h->control[P_LAMBDA1] / inertia_o1(h); /* 1/s, small amplitude */
 	CHECK(h->control[P_N_BODIES] == 1 && h->control[P_PIVOT_X_AMP] == 0 &&
 	          h->control[P_PIVOT_Y_AMP] == 0 && h->control[P_SIGMA1] == 0,
@@ -496,6 +540,38 @@ static void check_slow_envelope(void)
 	daw_host_free(h);
 }
 
+/* The envelope's tail, far below anything audible: energy >= 0 and no
+ * subnormal output up to 215 s (1.8 million subnormal energy samples
+ * between 120 and 215 s before the sampler flushed them). */
+static void check_slow_envelope_tail(void)
+{
+	DawHost *h = load_activated(PENDULA_VARIANT_PARALLEL, "slow-envelope");
+	if (!h)
+		return;
+	size_t bad = 0, zero = 0;
+	double first_bad = -1.0;
+	for (int64_t f = 0; f < (int64_t)(215 * RATE); f += BLOCK) {
+		daw_run(h, BLOCK);
+		for (uint32_t i = 0; i < BLOCK; ++i)
+			for (int k = 0; k < PENDULA_N_PORT_IDS; ++k) {
+				if (!h->buf[k])
+					continue;
+				const float x = h->buf[k][i];
+				if (!isfinite(x) || fpclassify(x) == FP_SUBNORMAL ||
+				    (k == P_OUT_ENERGY && x < 0.0f)) {
+					if (bad++ == 0)
+						first_bad = (double)(f + i) / RATE;
+				}
+				zero += k == P_OUT_ENERGY && x == 0.0f;
+			}
+	}
+	printf("\n    %zu bad samples (first at %.2f s); energy exactly 0 in %zu frames", bad,
+	       first_bad, zero);
+	CHECK(bad == 0, "%zu subnormal, negative-energy or non-finite samples, first at %.2f s",
+	      bad, first_bad);
+	daw_host_free(h);
+}
+
 static void check_kapitza(void)
 {
 	DawHost *h = load_activated(PENDULA_VARIANT_PARALLEL, "kapitza-upright");
@@ -528,7 +604,7 @@ static void check_kapitza(void)
 	if (!h)
 		return;
 	h->control[P_PIVOT_Y_AMP] = (float)(0.6 * amp_threshold);
-	daw_activate(h);
+	start(h);
 	render_stats(h, 60.0, 0.0, &s);
 	printf("; at 0.6 x threshold amplitude: %.3f rad", s.max_dev_upright);
 	CHECK(s.max_dev_upright > 1.0, "below the threshold it stayed up (%.3f rad)",
@@ -564,7 +640,7 @@ static void check_parametric(void)
 	CHECK(h->control[P_N_BODIES] == 1, "one body expected");
 	CHECK(fabs(omega_y / (2.0 * omega0) - 1.0) < 0.005,
 	      "Omega_y = %.4f rad/s is not 2 omega0 = %.4f", omega_y, 2.0 * omega0);
-	daw_activate(h);
+	start(h);
 	double a0, a10;
 	swing_windows(h, &a0, &a10);
 	printf("\n    omega0 %.4f rad/s, Omega_y %.4f, h = %.3f (growth exp(%.3f t)); "
@@ -580,7 +656,7 @@ static void check_parametric(void)
 	if (!h)
 		return;
 	h->control[P_PIVOT_Y_FREQ] *= 1.3f;
-	daw_activate(h);
+	start(h);
 	swing_windows(h, &a0, &a10);
 	printf("; detuned 1.3x: %.2f -> %.2f deg", a0 * 180 / DAW_PI, a10 * 180 / DAW_PI);
 	CHECK(a10 < 2.0 * a0, "detuned forcing also grew the swing (%.2f times)", a10 / a0);
@@ -625,7 +701,7 @@ static void check_tempo_drive(void)
 	if (!h)
 		return;
 	h->recording = true;
-	daw_activate(h);
+	start(h);
 	const int note = (int)h->control[P_PIVOT_X_SYNC];
 	CHECK(note > 0 && note < (int)PENDULA_N_SYNC_NOTES, "pivot_x_sync %d is not a note value",
 	      note);
@@ -691,7 +767,7 @@ static void check_oscillator(void)
 	if (!h)
 		return;
 	h->recording = true;
-	daw_activate(h);
+	start(h);
 	CHECK(h->control[P_TIME_SCALE] >= 50, "time_scale %g is not audio rate",
 	      (double)h->control[P_TIME_SCALE]);
 	daw_render(h, (int64_t)(2 * RATE), BLOCK, NULL);
@@ -843,18 +919,29 @@ static void test_cv_variants(void)
 	}
 }
 
+static int suite_at_run_time(void)
+{
+	at_run_time = true;
+	return 0;
+}
+
 static CU_TestInfo library_tests[] = {
     {"library", test_library},
     {"cv_variants", test_cv_variants},
     CU_TEST_INFO_NULL,
 };
 
-/* one test per claim, filled in by main(); the last entry stays the end mark */
-static CU_TestInfo claim_tests[N_CLAIMS + 1];
+/* one test per claim (and the slow-envelope tail), filled in by main(); the
+ * last entry stays the end mark */
+static CU_TestInfo claim_tests[N_CLAIMS + 2];
+/* the same claims, each checked after the preset is loaded into an instance
+ * that is already running (as a host does) */
+static CU_TestInfo run_time_tests[N_CLAIMS + 1];
 
 static CU_SuiteInfo suites[] = {
     {"library", NULL, NULL, NULL, NULL, library_tests},
     {"claims", NULL, NULL, NULL, NULL, claim_tests},
+    {"claims at run time", suite_at_run_time, NULL, NULL, NULL, run_time_tests},
     CU_SUITE_INFO_NULL,
 };
 
@@ -878,6 +965,9 @@ int main(int argc, char **argv)
 
 	for (size_t c = 0; c < N_CLAIMS; ++c)
 		claim_tests[c] = (CU_TestInfo){claims[c].slug, claims[c].check};
+	claim_tests[N_CLAIMS] = (CU_TestInfo){"slow-envelope tail", check_slow_envelope_tail};
+	for (size_t c = 0; c < N_CLAIMS; ++c)
+		run_time_tests[c] = (CU_TestInfo){claims[c].slug, claims[c].check};
 	const int status = test_cunit_main("test_presets", suites);
 	for (size_t i = 0; i < n_presets; ++i)
 		lilv_node_free(presets[i].uri);

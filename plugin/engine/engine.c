@@ -20,15 +20,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Smallest step level: H_MAX 2^-J_MAX. */
-#define J_MAX 24
+/* Smallest step level: H_MAX 2^-J_MAX (about 1.8e-15 s). */
+#define J_MAX 40
 /* Hysteresis before a step is allowed to grow again. */
 #define GROW_MARGIN 1.5
-/* Work cap: at most MAX_STEPS_PER_SECOND steps per second of audio, i.e. 4
- * per frame at 48 kHz and never fewer than 4 per frame.  Beyond the cap
- * simulated time slows down for that frame. */
-#define MAX_STEPS_PER_SECOND 192000.0
-#define MIN_STEPS_PER_FRAME  4
+/* Work cap: at most MAX_STEPS_PER_SECOND step attempts per second of audio,
+ * whatever the sample rate (4 per frame at 48 kHz, 0.5 at 384 kHz).  Each
+ * frame earns its share of the budget; unused budget carries over to later
+ * frames, up to BURST_STEPS steps beyond one frame's share.  A frame that
+ * finds the budget spent reads the end of the current step: simulated time
+ * slows down instead of the integrator losing accuracy or stability. */
+#define MAX_STEPS_PER_SECOND 192000
+#define BURST_STEPS          16
+/* A step level raised because a solve failed is kept for this many good
+ * steps before it may relax by one level. */
+#define FLOOR_HOLD 256
 
 /* The registry: every model's interface, by id. */
 #define PENDULA_X_MODEL_DECL(id, slug, name, desc) extern const pendula_model_ops pendula_model_##slug;
@@ -154,15 +160,22 @@ struct pendula_engine {
 	 * depend on how blocks split the frames. */
 	double u0, du;
 	uint32_t idx;
-	int max_steps;              /* per frame, from MAX_STEPS_PER_SECOND */
+	/* Work budget (integers, so that it does not depend on how blocks
+	 * split the frames): each frame earns credit_frame, each step attempt
+	 * costs credit_step, the credit holds at most credit_cap. */
+	int64_t credit, credit_frame, credit_step, credit_cap;
+	int max_steps; /* budget per frame, rounded up (for the statistics) */
+	/* Lowest level allowed since a solve failed, and good steps since. */
+	int floor_level, floor_good;
 	double clock_base, clock_h; /* st.t = clock_base + clock_steps * clock_h */
 	uint64_t clock_steps;
 	double step_phase_x, step_phase_y;  /* forcing phases at the step start */
 	double poly[PENDULA_N_CH_ALL][4];   /* Hermite interpolant in u, per channel */
 	float fpoly[PENDULA_N_CHANNELS][4]; /* the same in output units (angles / pi), for run() */
-	/* Angle channels that stay well inside (-1, 1) over the whole step:
-	 * they need no wrapping per frame (most steps of most angles). */
-	int wrap_free[PENDULA_MAX_BODIES];
+	/* Angle channels: WRAP_NONE if they stay well inside (-1, 1) over the
+	 * whole step (most steps of most angles), WRAP_ONCE if one correction
+	 * by 2 suffices, WRAP_ANY if the step spans more than a turn. */
+	int wrap[PENDULA_MAX_BODIES];
 	/* Angles as quintic Hermite interpolants (value, velocity and
 	 * acceleration at both ends): the double-precision frames read theta and
 	 * omega from these, omega to 5th order in h. */
@@ -197,6 +210,10 @@ static int choose_level(const pendula_engine *e, double energy_norm)
 		++relaxed;
 		h *= 0.5;
 	}
+	if (need < e->floor_level)
+		need = e->floor_level;
+	if (relaxed < e->floor_level)
+		relaxed = e->floor_level;
 	if (need > e->level)
 		return need; /* shrink at once */
 	if (relaxed < e->level)
@@ -258,6 +275,8 @@ static void quintic(double *c, double y0, double v0, double a0, double y1, doubl
 	c[5] = 6.0 * D - 3.0 * E + 0.5 * F;
 }
 
+enum { WRAP_NONE, WRAP_ONCE, WRAP_ANY };
+
 static void restart(pendula_engine *e);
 static void fill_frame(const pendula_engine *e, pendula_frame *f);
 static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f);
@@ -310,24 +329,49 @@ static void next_step(pendula_engine *e)
 	 * t_base): one rounding instead of one per stage, so t stays exact
 	 * enough to phase a 1 kHz forcing after hours (a sum of stage lengths
 	 * drifts by about 1e-9 s per million stages). */
-	if (e->h != e->clock_h) {
-		e->clock_base = e->st.t;
-		e->clock_steps = 0;
-		e->clock_h = e->h;
+	/* A step whose solve fails (the dynamics outrun the step: stiff
+	 * settings, a light body spun up by a torque) is taken again from the
+	 * same state at half the length, and the smaller step is kept for a
+	 * while (floor_level).  Each attempt costs budget. */
+	const pendula_state st0 = e->st;
+	const pendula_predictor pred0 = e->pred;
+	int finite;
+	for (;;) {
+		if (e->h != e->clock_h) {
+			e->clock_base = e->st.t;
+			e->clock_steps = 0;
+			e->clock_h = e->h;
+		}
+		e->pred.failed = 0;
+		e->credit -= e->credit_step;
+		e->stats.iterations +=
+		    (uint64_t)e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
+		e->st.t = e->clock_base + (double)(++e->clock_steps) * e->h;
+		/* A damped motion decays towards zero; keep it out of the
+		 * subnormal range, where arithmetic is slow. */
+		for (int k = 0; k < e->sys.dof; ++k) {
+			e->st.q[k] = pendula_flush(e->st.q[k]);
+			e->st.p[k] = pendula_flush(e->st.p[k]);
+		}
+		e->sys.ops->measure(&e->sys, &e->st, e->qdot, e->end_val, e->end_der);
+		finite = 1;
+		for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch)
+			finite &= isfinite(e->end_val[ch]) && isfinite(e->end_der[ch]);
+		if ((finite && !e->pred.failed) || e->level >= J_MAX)
+			break; /* done, or no smaller step to try */
+		e->stats.retries++;
+		e->st = st0;
+		e->pred = pred0;
+		e->level++;
+		e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
+		e->floor_level = e->level;
+		e->floor_good = 0;
 	}
-	e->stats.iterations += (uint64_t)e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
-	e->st.t = e->clock_base + (double)(++e->clock_steps) * e->h;
 	e->stats.steps++;
-	/* A damped motion decays towards zero; keep it out of the subnormal
-	 * range, where arithmetic is slow. */
-	for (int k = 0; k < e->sys.dof; ++k) {
-		e->st.q[k] = pendula_flush(e->st.q[k]);
-		e->st.p[k] = pendula_flush(e->st.p[k]);
+	if (e->floor_level > 0 && ++e->floor_good >= FLOOR_HOLD) {
+		e->floor_level--;
+		e->floor_good = 0;
 	}
-	e->sys.ops->measure(&e->sys, &e->st, e->qdot, e->end_val, e->end_der);
-	int finite = 1;
-	for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch)
-		finite &= isfinite(e->end_val[ch]) && isfinite(e->end_der[ch]);
 	if (!finite) {
 		/* Last resort (README.md): a state that is no longer finite
 		 * restarts from the initial state. */
@@ -354,15 +398,26 @@ static void next_step(pendula_engine *e)
 		        e->end_der[PENDULA_CH_THETA + k], e->end_der[PENDULA_CH_OMEGA + k], e->h);
 	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch) {
 		const double scale = ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES ? 1.0 / PENDULA_PI : 1.0;
-		for (int i = 0; i < 4; ++i)
-			e->fpoly[ch][i] = (float)(e->poly[ch][i] * scale);
+		for (int i = 0; i < 4; ++i) {
+			/* Single precision from here on: tiny coefficients are 0
+			 * (no subnormal arithmetic in run()), huge ones stay
+			 * finite (only a step spun far beyond a turn has them). */
+			const double c = e->poly[ch][i] * scale;
+			e->fpoly[ch][i] = fabs(c) < (double)PENDULA_OUTPUT_FLUSH ? 0.0f
+			                  : fabs(c) < 1e30                       ? (float)c
+			                  : c > 0.0                              ? 1e30f
+			                                                         : -1e30f;
+		}
 	}
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		/* |p(u) - c0| <= |c1| + |c2| + |c3| on [0, 1]; the margin covers
-		 * single-precision rounding. */
+		 * single-precision rounding.  The step starts wrapped, in
+		 * [-1, 1). */
 		const float *q = e->fpoly[PENDULA_CH_THETA + k];
 		const double reach = fabs(q[1]) + fabs(q[2]) + fabs(q[3]);
-		e->wrap_free[k] = q[0] - reach > -1.0 + 1e-5 && q[0] + reach < 1.0 - 1e-5;
+		e->wrap[k] = q[0] - reach > -1.0 + 1e-5 && q[0] + reach < 1.0 - 1e-5 ? WRAP_NONE
+		             : reach < 1.0 - 1e-5                                   ? WRAP_ONCE
+		                                                                    : WRAP_ANY;
 	}
 	frame_advance_setup(e);
 }
@@ -380,6 +435,9 @@ static void restart(pendula_engine *e)
 	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
 	pendula_predictor_start(&e->pred, e->qdot, 0.0);
 	e->level = 0;
+	e->floor_level = 0;
+	e->floor_good = 0;
+	e->credit = 0;
 	e->h = PENDULA_H_MAX;
 	e->sys.ops->measure(&e->sys, &e->st, e->qdot, e->end_val, e->end_der);
 	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY]);
@@ -400,9 +458,14 @@ pendula_engine *pendula_engine_new(double sample_rate, const pendula_params *p)
 	if (!e)
 		return NULL;
 	e->sample_rate = sample_rate > 0.0 && isfinite(sample_rate) ? sample_rate : 48000.0;
-	const double per_frame = ceil(MAX_STEPS_PER_SECOND / e->sample_rate);
-	e->max_steps = per_frame > MIN_STEPS_PER_FRAME ? (int)fmin(per_frame, 1e6)
-	                                               : MIN_STEPS_PER_FRAME;
+	/* Budget in units of 1 / (steps per second x frames per second):
+	 * a frame earns MAX_STEPS_PER_SECOND, a step costs the sample rate. */
+	const double rate = fmin(fmax(floor(e->sample_rate + 0.5), 1.0), 1e9);
+	const double per_frame = ceil((double)MAX_STEPS_PER_SECOND / rate);
+	e->credit_frame = MAX_STEPS_PER_SECOND;
+	e->credit_step = (int64_t)rate;
+	e->credit_cap = (int64_t)(per_frame + BURST_STEPS) * e->credit_step;
+	e->max_steps = (int)per_frame;
 	e->pending = *p;
 	e->has_pending = 1;
 	pendula_system_init(&e->sys, p); /* so that the model is known */
@@ -490,15 +553,33 @@ static inline double poly_eval(const double *c, double u)
 }
 
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
- * interpolant already in units of pi.  Within a step an angle moves by far
- * less than pi (the step size keeps h |w| small) and the step starts
+ * interpolant already in units of pi.  Within a step an angle usually moves
+ * by far less than pi (the step size keeps h |w| small) and the step starts
  * wrapped, so one conditional correction suffices; the loop stays
  * branch-free and vectorisable. */
 static inline float angle_out(float v)
 {
 	v = v < -1.0f ? v + 2.0f : v;
 	v = v >= 1.0f ? v - 2.0f : v; /* README.md: a value that rounds to 1 is -1 */
-	return v;
+	return pendula_flush_output(v);
+}
+
+/* The same for a step that spans more than a turn (a state the step size
+ * cannot follow, e.g. at the work cap). */
+static inline float angle_out_any(float v)
+{
+	v -= 2.0f * floorf((v + 1.0f) * 0.5f);
+	v = v < 1.0f && v >= -1.0f ? v : -1.0f;
+	return pendula_flush_output(v);
+}
+
+/* The budget of m frames (the same whatever the blocks: credit only grows
+ * between steps, and min() commutes with the sum). */
+static inline void earn(pendula_engine *e, uint32_t m)
+{
+	const int64_t room = e->credit_cap - e->credit;
+	const int64_t gain = (int64_t)m * e->credit_frame;
+	e->credit = gain < room ? e->credit + gain : e->credit_cap;
 }
 
 /* Called when the current frame position has reached the end of the step:
@@ -508,7 +589,7 @@ static void steps_for_frame(pendula_engine *e)
 	double u = frame_u(e);
 	int steps = 0;
 	while (u >= 1.0) {
-		if (steps == e->max_steps) {
+		if (e->credit < e->credit_step) {
 			/* Work cap reached: simulated time slows down for this
 			 * frame rather than the integrator losing accuracy or
 			 * stability. */
@@ -579,6 +660,7 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 	e->last_lazy = 0;
 	e->idx++;
 	e->stats.frames++;
+	earn(e, 1);
 	if (frame_u(e) >= 1.0)
 		steps_for_frame(e);
 }
@@ -598,13 +680,28 @@ static void write_angle(float *restrict out, const float *restrict c, float u0, 
 	}
 }
 
-static void write_plain(float *restrict out, const float *restrict c, float u0, float du,
-                        int32_t idx, int32_t m)
+static void write_angle_any(float *restrict out, const float *restrict c, float u0, float du,
+                            int32_t idx, int32_t m)
 {
 	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
 	for (int32_t i = 0; i < m; ++i) {
 		const float u = u0 + (float)(idx + i) * du;
-		out[i] = c0 + u * (c1 + u * (c2 + u * c3));
+		out[i] = angle_out_any(c0 + u * (c1 + u * (c2 + u * c3)));
+	}
+}
+
+/* Any other channel, clamped to its range [lo, hi] (a cubic through two
+ * values in range can overshoot it). */
+static void write_plain(float *restrict out, const float *restrict c, float u0, float du,
+                        int32_t idx, int32_t m, float lo, float hi)
+{
+	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+	for (int32_t i = 0; i < m; ++i) {
+		const float u = u0 + (float)(idx + i) * du;
+		float v = c0 + u * (c1 + u * (c2 + u * c3));
+		v = v < lo ? lo : v;
+		v = v > hi ? hi : v;
+		out[i] = pendula_flush_output(v);
 	}
 }
 
@@ -626,14 +723,23 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outp
 				if (!buf)
 					continue;
 				const int k = ch - PENDULA_CH_THETA;
-				if (k >= 0 && k < PENDULA_MAX_BODIES && !e->wrap_free[k])
+				const int wrap =
+				    k >= 0 && k < PENDULA_MAX_BODIES ? e->wrap[k] : WRAP_NONE;
+				if (wrap == WRAP_ONCE)
 					write_angle(buf + done, e->fpoly[ch], u0, du, idx, mm);
+				else if (wrap == WRAP_ANY)
+					write_angle_any(buf + done, e->fpoly[ch], u0, du, idx, mm);
+				else if (ch == PENDULA_CH_ENERGY)
+					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm, 0.0f,
+					            PENDULA_ENERGY_OUTPUT_MAX);
 				else
-					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm);
+					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm, -1.0f,
+					            1.0f);
 			}
 			done += m;
 			e->idx += m;
 			e->stats.frames += m;
+			earn(e, m);
 			if (done == n_frames) {
 				/* The last frame of the block, for control outputs:
 				 * evaluated only if someone asks (see last_lazy). */
@@ -659,4 +765,5 @@ void pendula_engine_stats(const pendula_engine *e, pendula_stats *st)
 	*st = e->stats;
 	st->step_size = e->h;
 	st->max_steps_per_frame = e->max_steps;
+	st->max_steps_per_second = MAX_STEPS_PER_SECOND;
 }

@@ -52,7 +52,15 @@ typedef struct {
 	double correction[PENDULA_MAX_STAGES][PENDULA_MAX_BODIES];
 	int stage;      /* stage of the composition being solved (-1: none) */
 	double stage_h; /* step the corrections were learnt at (0: none) */
+	/* Set by a model whose implicit solve did not converge in this step
+	 * (the step is too long for the dynamics): the engine then takes the
+	 * step again at half the length.  The engine clears it. */
+	int failed;
 } pendula_predictor;
+
+/* A solve whose last iteration still moved the angles by more than this
+ * (rad) has not converged: the model sets pendula_predictor.failed. */
+#define PENDULA_SOLVE_FAILED 1e-9
 
 static inline void pendula_predictor_start(pendula_predictor *pr, const double *qdot, double t)
 {
@@ -62,6 +70,7 @@ static inline void pendula_predictor_start(pendula_predictor *pr, const double *
 	memset(pr->correction, 0, sizeof(pr->correction));
 	pr->stage = 0;
 	pr->stage_h = 0.0;
+	pr->failed = 0;
 }
 
 struct pendula_model_ops {

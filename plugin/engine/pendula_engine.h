@@ -182,8 +182,10 @@ const pendula_system *pendula_engine_system(const pendula_engine *e);
 /* Work counters since the last reset, for benchmarks and tests. */
 typedef struct {
 	uint64_t frames, steps, iterations, restarts, capped_frames;
-	double step_size;        /* current step, simulated seconds */
-	int max_steps_per_frame; /* the work cap at this sample rate */
+	uint64_t retries;         /* steps taken again at half the length (a solve failed) */
+	double step_size;         /* current step, simulated seconds */
+	int max_steps_per_frame;  /* the work cap per frame at this sample rate, rounded up */
+	int max_steps_per_second; /* the work cap: step attempts per second of audio */
 } pendula_stats;
 void pendula_engine_stats(const pendula_engine *e, pendula_stats *st);
 

@@ -56,6 +56,24 @@ static inline double pendula_wrap_phase(double phase)
 	return phase;
 }
 
+/* Single-precision outputs: magnitudes below this are written as 0, so no
+ * output (and no arithmetic on the way to one) is subnormal, and the bits
+ * do not depend on flush-to-zero modes. */
+#define PENDULA_OUTPUT_FLUSH 1e-20f
+
+/* The energy output is clamped to [0, PENDULA_ENERGY_OUTPUT_MAX], the range
+ * its port declares: a thousand times the energy that just reaches the
+ * highest configuration (README.md).  Swings, tumbling and the shipped
+ * presets stay far below; only a pendulum shaken hard by the pivot or spun
+ * up by a torque without damping goes beyond (without a bound: 1e9 and
+ * more), where the number no longer means much as a modulation. */
+#define PENDULA_ENERGY_OUTPUT_MAX 1000.0f
+
+static inline float pendula_flush_output(float x)
+{
+	return fabsf(x) < PENDULA_OUTPUT_FLUSH ? 0.0f : x;
+}
+
 /* An angle output: theta / pi wrapped to [-1, 1), in single precision; a
  * value that rounds to 1 is written as -1 (README.md). */
 static inline float pendula_angle_output(double theta)
@@ -64,9 +82,26 @@ static inline float pendula_angle_output(double theta)
 	if (v >= 1.0 || v < -1.0)
 		v -= 2.0 * floor((v + 1.0) * 0.5);
 	float f = (float)v;
-	if (f >= 1.0f || f < -1.0f)
+	if (!(f < 1.0f && f >= -1.0f)) /* also NaN */
 		f = -1.0f;
-	return f;
+	return pendula_flush_output(f);
+}
+
+/* A tip output (position / reach) in single precision, in [-1, 1]. */
+static inline float pendula_tip_output(double x)
+{
+	float f = (float)x;
+	f = f < -1.0f ? -1.0f : f;
+	f = f > 1.0f ? 1.0f : f;
+	return pendula_flush_output(f == f ? f : 0.0f);
+}
+
+/* The energy output in single precision, in [0, PENDULA_ENERGY_OUTPUT_MAX]. */
+static inline float pendula_energy_output(double e)
+{
+	float f = e < (double)PENDULA_ENERGY_OUTPUT_MAX ? (float)e : PENDULA_ENERGY_OUTPUT_MAX;
+	f = f > 0.0f ? f : 0.0f; /* also NaN */
+	return pendula_flush_output(f);
 }
 
 /*

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Edge cases through lilv: settings inside the declared ranges that used to
+ * break the output contract (issue 13), a generated grid of extremes, and
+ * hostile control values every block, in pseudo-random blocks that include
+ * 0-frame ones.  For every run:
+ *
+ *   contract   every signal output and every control output is finite, not
+ *              subnormal, inside its declared range (angles strictly below 1)
+ *   alive      where a torque or the start says the pendulum must move, an
+ *              angle output still changes in the second half of the run (a
+ *              restart loop or a frozen state does not)
+ *   ftz        the same run with FTZ and DAZ set (x86 MXCSR) gives the same
+ *              bits as without
+ *
+ * The random numbers are the test's own (xorshift), so every run is the
+ * same on every machine.
+ *
+ * usage: test_edge BUNDLE_DIR [--plugin NAME]
+ */
+#include "cunit_main.h"
+#include "lv2_test_host.h"
+#include "ports.h"
+
+#include <CUnit/Basic.h>
+#include <lilv/lilv.h>
+#include <lv2/atom/atom.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE__) || defined(__x86_64__)
+#include <xmmintrin.h>
+#define HAVE_MXCSR 1
+#endif
+
+#define RATE      48000.0
+#define MAX_BLOCK 1500u
+#define ATOM_CAP  16384u
+
+static const char *bundle;
+static int only_variant = -1;
+static LilvWorld *world;
+static const LilvPlugin *plugins[PENDULA_N_VARIANTS];
+static pendula_variant cur;
+
+/* ---------------------------------------------------------------------- */
+/* The test's own random numbers                                          */
+
+static uint32_t xorshift(uint32_t *s)
+{
+	uint32_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+static double uniform(uint32_t *s)
+{
+	return (xorshift(s) >> 8) * (1.0 / 16777216.0);
+}
+
+/* A value inside the declared range of a control (log-uniform on
+ * logarithmic ports), now and then exactly a bound. */
+static float random_control(pendula_port_id id, uint32_t *s)
+{
+	const pendula_port_info *info = &pendula_ports[id];
+	const uint32_t pick = xorshift(s) % 8;
+	if (pick == 0)
+		return info->min;
+	if (pick == 1)
+		return info->max;
+	const double u = uniform(s);
+	double v = (info->flags & PF_LOG) && info->min > 0
+	               ? info->min * pow((double)info->max / info->min, u)
+	               : info->min + ((double)info->max - info->min) * u;
+	if (info->flags & (PF_INTEGER | PF_ENUM | PF_TOGGLED))
+		v = floor(v + 0.5);
+	return (float)v;
+}
+
+/* ---------------------------------------------------------------------- */
+/* One run                                                                 */
+
+typedef struct {
+	size_t n, cap;
+	float *sig[PENDULA_N_PORT_IDS];
+	size_t n_blocks, cap_blocks;
+	float *ctl[PENDULA_N_PORT_IDS];
+} recording;
+
+static void rec_free(recording *r)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		free(r->sig[id]);
+		free(r->ctl[id]);
+	}
+	memset(r, 0, sizeof(*r));
+}
+
+typedef struct {
+	const char *set;       /* "symbol=value ..." */
+	uint32_t hostile_seed; /* != 0: random control values every block */
+	double seconds;
+	uint32_t block_seed;
+} run_spec;
+
+static bool has_port(pendula_variant v, const char *symbol)
+{
+	return test_port_by_symbol(v, symbol) >= 0;
+}
+
+/* True if every symbol of set exists in v. */
+static bool applies(pendula_variant v, const char *set)
+{
+	char buf[512], sym[64];
+	snprintf(buf, sizeof buf, "%s", set);
+	for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+		if (sscanf(tok, "%63[^=]=", sym) != 1 || !has_port(v, sym))
+			return false;
+	return true;
+}
+
+static void apply_set(pendula_variant v, const char *set, float *control)
+{
+	char buf[512], sym[64];
+	snprintf(buf, sizeof buf, "%s", set);
+	for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+		float value;
+		if (sscanf(tok, "%63[^=]=%g", sym, &value) == 2 && has_port(v, sym))
+			control[test_port_by_symbol(v, sym)] = value;
+	}
+}
+
+static void run(pendula_variant v, const run_spec *spec, bool ftz, recording *r)
+{
+#ifdef HAVE_MXCSR
+	const unsigned csr = _mm_getcsr();
+	_mm_setcsr(ftz ? (csr | 0x8040u) : (csr & ~0x8040u));
+#else
+	(void)ftz;
+#endif
+	static float control[PENDULA_N_PORT_IDS];
+	static float sig_buf[PENDULA_N_PORT_IDS][MAX_BLOCK];
+	static uint64_t atom_in[ATOM_CAP / 8], atom_out[ATOM_CAP / 8];
+	float *signal[PENDULA_N_PORT_IDS];
+	test_control_defaults(v, control);
+	apply_set(v, spec->set, control);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		signal[id] = sig_buf[id];
+	LilvInstance *inst = lv2th_instantiate("test_edge", plugins[v], v, RATE, lv2th_features);
+	lv2th_connect(inst, v, control, signal, atom_in, atom_out);
+	lilv_instance_activate(inst);
+	memset(r, 0, sizeof(*r));
+	const size_t frames = (size_t)(spec->seconds * RATE);
+	r->cap = frames;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
+		    pendula_ports[id].kind == PK_SIGNAL_OUT)
+			r->sig[id] = lv2th_calloc(frames, sizeof(float));
+	uint32_t bs = spec->block_seed ? spec->block_seed : 1, hs = spec->hostile_seed;
+	while (r->n < frames) {
+		uint32_t n = xorshift(&bs) % 7 == 0 ? 0 : 1 + xorshift(&bs) % MAX_BLOCK;
+		if (n > frames - r->n)
+			n = (uint32_t)(frames - r->n);
+		if (hs)
+			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+				if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
+				    pendula_ports[id].kind == PK_CONTROL_IN && id != P_RESET)
+					control[id] = random_control((pendula_port_id)id, &hs);
+		lv2th_prepare_atoms(atom_in, atom_out, ATOM_CAP - sizeof(LV2_Atom));
+		lilv_instance_run(inst, n);
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+			if (r->sig[id])
+				memcpy(r->sig[id] + r->n, sig_buf[id], n * sizeof(float));
+		r->n += n;
+		if (r->n_blocks == r->cap_blocks) {
+			r->cap_blocks = r->cap_blocks ? 2 * r->cap_blocks : 1024;
+			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+				if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
+				    pendula_ports[id].kind == PK_CONTROL_OUT)
+					r->ctl[id] =
+					    lv2th_realloc(r->ctl[id], r->cap_blocks * sizeof(float));
+		}
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+			if (r->ctl[id])
+				r->ctl[id][r->n_blocks] = control[id];
+		r->n_blocks++;
+	}
+	lilv_instance_deactivate(inst);
+	lilv_instance_free(inst);
+#ifdef HAVE_MXCSR
+	_mm_setcsr(csr);
+#endif
+}
+
+/* ---------------------------------------------------------------------- */
+/* Checks                                                                  */
+
+/* A value an output port may take: finite, not subnormal, in its declared
+ * range (an angle strictly below the maximum). */
+static bool value_ok(pendula_port_id id, float x)
+{
+	const pendula_port_info *info = &pendula_ports[id];
+	if (!isfinite(x) || fpclassify(x) == FP_SUBNORMAL || x < info->min || x > info->max)
+		return false;
+	const bool angle = (info->kind == PK_SIGNAL_OUT && info->channel >= PENDULA_CH_THETA &&
+	                    info->channel < PENDULA_CH_THETA + PENDULA_MAX_BODIES) ||
+	                   (info->kind == PK_CONTROL_OUT && info->related == P_NONE &&
+	                    !strncmp(info->symbol, "theta", 5));
+	return !(angle && x >= info->max);
+}
+
+/* The contract over a recording; returns the number of bad values and
+ * describes the first. */
+static size_t contract_violations(const recording *r, char *first, size_t size)
+{
+	size_t bad = 0;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const float *x = r->sig[id] ? r->sig[id] : r->ctl[id];
+		const size_t n = r->sig[id] ? r->n : r->ctl[id] ? r->n_blocks : 0;
+		for (size_t i = 0; i < n; ++i)
+			if (!value_ok((pendula_port_id)id, x[i]) && bad++ == 0)
+				snprintf(first, size, "%s = %g at %s %zu", pendula_ports[id].symbol,
+				         (double)x[i], r->sig[id] ? "frame" : "block", i);
+	}
+	return bad;
+}
+
+/* Some angle output still changes in the second half of the run (the
+ * fastest body sets the step, so a body spun up by a torque may slow
+ * simulated time down until the others hardly move: it moves itself). */
+static bool still_moving(const recording *r)
+{
+	bool any_angle = false;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const int ch = pendula_ports[id].channel;
+		const float *x = r->sig[id];
+		if (!x || ch < PENDULA_CH_THETA || ch >= PENDULA_CH_THETA + PENDULA_MAX_BODIES)
+			continue;
+		any_angle = true;
+		for (size_t i = r->n / 2 + 1; i < r->n; ++i)
+			if (memcmp(&x[i], &x[r->n / 2], sizeof(float)))
+				return true;
+	}
+	return !any_angle;
+}
+
+static bool same_bits(const recording *a, const recording *b)
+{
+	if (a->n != b->n || a->n_blocks != b->n_blocks)
+		return false;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (a->sig[id] && memcmp(a->sig[id], b->sig[id], a->n * sizeof(float)))
+			return false;
+		if (a->ctl[id] && memcmp(a->ctl[id], b->ctl[id], a->n_blocks * sizeof(float)))
+			return false;
+	}
+	return true;
+}
+
+/* Runs a case with FTZ/DAZ off and on and checks all three properties. */
+static void check_case(const char *what, const run_spec *spec, bool must_move)
+{
+	recording plain, ftz;
+	run(cur, spec, false, &plain);
+	char first[200] = "";
+	const size_t bad = contract_violations(&plain, first, sizeof first);
+	const bool moving = still_moving(&plain);
+	printf("\n    %-46s %s%s", what, bad ? "CONTRACT BROKEN " : "contract ok",
+	       must_move ? (moving ? ", moving" : ", FROZEN") : "");
+	CHECK(bad == 0, "%s: %zu output values break the contract, first %s (%s)", what, bad,
+	      first, spec->set);
+	if (must_move)
+		CHECK(moving, "%s: every angle frozen over the second half of the run (%s)", what,
+		      spec->set);
+#ifdef HAVE_MXCSR
+	run(cur, spec, true, &ftz);
+	const bool same = same_bits(&plain, &ftz);
+	CHECK(same, "%s: FTZ/DAZ on changes the output bits", what);
+	rec_free(&ftz);
+#endif
+	rec_free(&plain);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The cases                                                               */
+
+typedef struct {
+	const char *what;
+	const char *set;
+	bool must_move;
+	double seconds; /* 0: half a second */
+} named_case;
+
+static const named_case named[] = {
+	/* issue 13: +-9.6e26 angles and NaN energy within 10 s */
+	{"forced 1 kHz, heavy arm on a light one",
+	 "gravity=100 m1=0.01 m2=100 lambda2=100 sigma1=100 sigma2=-100 pivot_y_amp=0.246516 "
+	 "pivot_y_freq=1000 theta2_init=-180 l1=1 l2=1",
+	 true, 0.0},
+	/* a restart loop: every output exactly 0 */
+	{"tiny double, torques -100", "m1=0.01 m2=0.01 l1=0.01 l2=0.01 sigma1=-100 sigma2=-100",
+	 true, 0.0},
+	/* negative energy, subnormals inside run() */
+	{"strong damping, time scale 100", "time_scale=100 lambda1=100 lambda2=100", false, 4.0},
+	/* tip_y = -1.000001 */
+	{"m = l = 0.1, torques +-10 from rest",
+	 "m1=0.1 m2=0.1 l1=0.1 l2=0.1 sigma1=10 sigma2=-10 theta1_init=0 theta2_init=0", true, 0.0},
+	/* a subnormal tip_y at frame 1 */
+	{"theta2_init = 180 under theta1_init = 0", "theta1_init=0 theta2_init=180", false, 0.0},
+	/* theta1 down to -58: the angle stopped wrapping */
+	{"free rotor, torque -100", "n_bodies=1 c1=0 inertia1=1e-6 sigma1=-100", true, 0.0},
+	/* denormal controls passed straight to the outputs */
+	{"denormal initial angles and pivot",
+	 "theta1_init=1e-40 theta2_init=-1e-40 pivot_x_amp=1e-40 pivot_y_amp=1e-40 "
+	 "pivot_x_freq=1e-40 pivot_y_freq=1e-40",
+	 false, 0.0},
+	/* light arms, torques, forced hard, at audio rate */
+	{"light bodies, torques, forced, time scale 100",
+	 "time_scale=100 m1=0.01 m2=0.01 sigma1=100 sigma2=-100 pivot_x_amp=10 pivot_x_freq=1000",
+	 true, 0.0},
+};
+
+static void test_named(void)
+{
+	int ran = 0;
+	for (size_t c = 0; c < sizeof named / sizeof named[0]; ++c) {
+		if (!applies(cur, named[c].set))
+			continue;
+		run_spec spec = {named[c].set, 0, named[c].seconds > 0 ? named[c].seconds : 0.5,
+		                 11u + (uint32_t)c};
+		check_case(named[c].what, &spec, named[c].must_move);
+		++ran;
+	}
+	printf("\n    %d cases apply to %s", ran, pendula_variant_names[cur]);
+}
+
+/* Every physical control at its minimum or its maximum (chosen by the
+ * bits of a random number), the initial angles anywhere: a torque of
+ * +-100 N m on joint 1 keeps it moving (visibly so in a fraction of a
+ * second when time runs 100 times faster; at 0.01 a heavy damped body may
+ * move less than a float's resolution). */
+static void test_grid(void)
+{
+	const int corners = pendula_variant_is_cv(cur) ? 8 : 16;
+	uint32_t s = 20260u + (uint32_t)cur;
+	for (int c = 0; c < corners; ++c) {
+		char set[2048] = "";
+		size_t len = 0;
+		bool fast = false;
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			const pendula_port_info *info = &pendula_ports[id];
+			if (pendula_port_index(cur, (pendula_port_id)id) < 0 ||
+			    info->kind != PK_CONTROL_IN || info->param == PP_NONE)
+				continue;
+			const float v = (info->flags & PF_INITIAL)
+			                    ? random_control((pendula_port_id)id, &s)
+			                : xorshift(&s) & 16 ? info->max
+			                                    : info->min;
+			len += (size_t)snprintf(set + len, sizeof set - len, "%s%s=%.9g",
+			                        len ? " " : "", info->symbol, (double)v);
+			if (id == P_TIME_SCALE)
+				fast = v > 1.0f;
+		}
+		char what[64];
+		snprintf(what, sizeof what, "corner %d", c);
+		run_spec spec = {set, 0, 0.4, 100u + (uint32_t)c};
+		check_case(what, &spec, fast && has_port(cur, "sigma1"));
+	}
+}
+
+/* Random control values inside the ranges every block (no reset). */
+static void test_hostile(void)
+{
+	for (uint32_t seed = 1; seed <= 3; ++seed) {
+		char what[64];
+		snprintf(what, sizeof what, "hostile controls, seed %u", seed);
+		run_spec spec = {"", 7919u * seed, 0.5, 31u * seed};
+		check_case(what, &spec, false);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+
+static int suite_init(void)
+{
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; ++i) {
+		if (!strcmp(argv[i], "--plugin") && i + 1 < argc) {
+			const char *name = argv[++i];
+			only_variant = -2;
+			for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
+				if (!strcmp(name, pendula_variant_names[v]))
+					only_variant = v;
+		} else if (!bundle) {
+			bundle = argv[i];
+		}
+	}
+	if (!bundle || only_variant == -2) {
+		fprintf(stderr, "usage: test_edge BUNDLE_DIR [--plugin NAME]\n");
+		return 2;
+	}
+	if (!lv2th_world_load("test_edge", bundle, &world, plugins)) {
+		lv2th_free_uris();
+		return 1;
+	}
+	/* cur is global: one variant per process (the first without --plugin) */
+	cur = (pendula_variant)(only_variant >= 0 ? only_variant : 0);
+	static CU_TestInfo tests[] = {
+	    {"named edge cases", test_named},
+	    {"grid of extremes", test_grid},
+	    {"hostile controls every block", test_hostile},
+	    CU_TEST_INFO_NULL,
+	};
+	CU_SuiteInfo suites[] = {
+	    {pendula_variant_names[cur], suite_init, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
+	};
+	const int status = test_cunit_main("test_edge", suites);
+	lilv_world_free(world);
+	lv2th_free_uris();
+	return status;
+}
