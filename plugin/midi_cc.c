@@ -73,6 +73,12 @@ void pendula_cc_reset(pendula_cc *enc)
 	}
 }
 
+void pendula_cc_resend(pendula_cc *enc)
+{
+	for (int i = 0; i < PENDULA_CC_MAX_OUTPUTS; ++i)
+		forget(&enc->out[i]);
+}
+
 void pendula_cc_set_output(pendula_cc *enc, int i, int cc, pendula_cc_map map)
 {
 	if (i < 0 || i >= enc->n_outputs)

@@ -79,6 +79,9 @@ typedef struct {
 void pendula_cc_init(pendula_cc *enc, double sample_rate, int n_outputs);
 /* Frame counter to 0, every output forgets what it sent. */
 void pendula_cc_reset(pendula_cc *enc);
+/* Every output sends its value again at the next chance (the rate limit
+ * still applies): e.g. when the MIDI output gets connected. */
+void pendula_cc_resend(pendula_cc *enc);
 /* Controller number (-1 or out of 0..127: off) and mapping of output i.  A
  * change of controller makes the output send its value again. */
 void pendula_cc_set_output(pendula_cc *enc, int i, int cc, pendula_cc_map map);

@@ -125,8 +125,13 @@ typedef struct {
 	int signal_cc[MAX_SIGNALS];
 	pendula_cc_map signal_map[MAX_SIGNALS];
 
-	/* This block's control inputs, clamped (global id). */
+	/* This block's control inputs, clamped (global id), and the raw values
+	 * they came from (a control whose raw value is unchanged is not
+	 * sanitised again). */
 	float control[PENDULA_N_PORT_IDS];
+	float control_raw[PENDULA_N_PORT_IDS];
+	bool controls_changed; /* some control input changed (or everything is new) */
+	bool smoothing;        /* some smoother has not reached its target */
 
 	/* Smoothers: value moves toward control[] by smooth_coef per chunk. */
 	double smoothed[PENDULA_N_PORT_IDS];
@@ -143,10 +148,24 @@ typedef struct {
 	bool restart_pending; /* set by activate(): restart at the first run() */
 	float prev_reset;
 
-	/* The engine writes each chunk here, whatever the host connected: the
-	 * CC encoder reads the engine's own values (so it works the same with
-	 * outputs that are unconnected, NULL or share one buffer), and the
-	 * values are then copied to the host's buffers. */
+	/* Where the engine writes each signal (see route_outputs()): straight
+	 * into the host's buffer when it is connected and no other signal
+	 * output overlaps it (of several outputs sharing one buffer, the last
+	 * in table order: the value the buffer ends up with); into scratch
+	 * when the CC encoder needs the values of an output that is
+	 * unconnected or shadowed, or at the block's last frame for a control
+	 * output mirror; nowhere otherwise.  The CC encoder reads the engine's
+	 * own values either way, so its messages do not depend on the wiring.
+	 * If outputs overlap partially (never seen in a host), every output goes
+	 * through scratch and is copied, chunk by chunk, in table order. */
+	float *route_host[MAX_SIGNALS];  /* direct target, or NULL */
+	bool route_scratch[MAX_SIGNALS]; /* CC reads this signal from scratch */
+	bool route_last[MAX_SIGNALS];    /* its last value comes from scratch */
+	bool route_copy;                 /* partial overlap: scratch and copy all */
+	bool route_any_last;             /* some route_last */
+	bool cc_live;                    /* CC encoder runs: midi_out connected, a cc on */
+	bool cc_dirty;                   /* the CC settings must be given again */
+	void *routed_for[MAX_SIGNALS + 2]; /* the buffers and block size routed for */
 	float chunk_signal[MAX_SIGNALS][PENDULA_CHUNK];
 	/* Latest value of each signal output (for the control outputs). */
 	float signal_last[MAX_SIGNALS];
@@ -198,15 +217,33 @@ static float sanitize_control(const Pendula *self, pendula_port_id id, float v)
 	return v;
 }
 
-/* Reads every control input once, into self->control. */
+/* Reads every control input once, into self->control; sets
+ * controls_changed if a value differs from the last block's (an
+ * unchanged raw value gives the same sanitised one: not redone). */
 static void read_controls(Pendula *self)
 {
+	bool changed = false;
 	for (uint32_t i = 0; i < self->n_control_in; ++i) {
 		const pendula_port_id id = self->control_in[i];
 		const float *p = (const float *)self->port[id];
 		const float v = p ? *p : pendula_port_default(self->variant, id);
-		self->control[id] = sanitize_control(self, id, v);
+		if (memcmp(&v, &self->control_raw[id], sizeof(v)) == 0)
+			continue;
+		self->control_raw[id] = v;
+		const float c = sanitize_control(self, id, v);
+		changed |= c != self->control[id];
+		self->control[id] = c;
 	}
+	self->controls_changed |= changed;
+}
+
+/* Whether some smoother has yet to reach its target. */
+static bool smoothers_moving(const Pendula *self)
+{
+	for (uint32_t i = 0; i < self->n_smoothed; ++i)
+		if (self->smoothed[self->smoothed_in[i]] != self->control[self->smoothed_in[i]])
+			return true;
+	return false;
 }
 
 /* The smoothers jump to their targets (activate, reset). */
@@ -214,11 +251,15 @@ static void smoothers_snap(Pendula *self)
 {
 	for (uint32_t i = 0; i < self->n_smoothed; ++i)
 		self->smoothed[self->smoothed_in[i]] = self->control[self->smoothed_in[i]];
+	self->smoothing = false;
 }
 
-/* One chunk of the one-pole smoothers.  Returns true if a value moved. */
+/* One chunk of the one-pole smoothers.  Returns true if a value moved;
+ * nothing to do once every smoother sits on its target. */
 static bool smoothers_advance(Pendula *self)
 {
+	if (!self->smoothing)
+		return false;
 	bool moved = false;
 	for (uint32_t i = 0; i < self->n_smoothed; ++i) {
 		const pendula_port_id id = self->smoothed_in[i];
@@ -234,6 +275,7 @@ static bool smoothers_advance(Pendula *self)
 		self->smoothed[id] = y;
 		moved = true;
 	}
+	self->smoothing = moved && smoothers_moving(self);
 	return moved;
 }
 
@@ -304,6 +346,8 @@ static void write_control_outputs(Pendula *self)
 		if (self->signal_mirror[s] != P_NONE)
 			write_control_output(self, (pendula_port_id)self->signal_mirror[s],
 			                     self->signal_last[s]);
+	if (!self->port[P_CTL_PIVOT_X] && !self->port[P_CTL_PIVOT_Y])
+		return;
 	pendula_frame f;
 	pendula_engine_last(self->engine, &f);
 	write_control_output(self, P_CTL_PIVOT_X, pendula_flush_output((float)f.pivot_x));
@@ -436,11 +480,16 @@ static void midi_tempo_init(Pendula *self)
 	pendula_tempo_init(&self->tempo, self->sample_rate);
 	self->position_event = false;
 	self->sync_hz[0] = self->sync_hz[1] = 0.0;
+	self->cc_dirty = true;
 }
 
-/* This block's CC settings (after read_controls). */
+/* This block's CC settings (after read_controls): given again only when a
+ * control changed (the encoder keeps them). */
 static void cc_configure(Pendula *self)
 {
+	if (!self->cc_dirty && !self->controls_changed)
+		return;
+	self->cc_dirty = false;
 	pendula_cc_configure(&self->cc, (int)self->control[P_MIDI_CHANNEL],
 	                     self->control[P_CC_14BIT] >= 0.5f, self->control[P_ENERGY_MAX]);
 	for (int s = 0; s < self->n_signals; ++s)
@@ -450,6 +499,7 @@ static void cc_configure(Pendula *self)
 		                          : -1,
 		                      self->signal_map[s]);
 	self->cc_any = pendula_cc_any_enabled(&self->cc);
+	self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX; /* route again */
 }
 
 /* A generated MIDI message at a frame of the block, if it fits in the
@@ -467,16 +517,20 @@ static void cc_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
 }
 
 /* The control changes of frames [offset, offset + n) of the block, from the
- * values the engine just wrote (self->chunk_signal). */
+ * values the engine just wrote (its own values: the host's buffer if the
+ * signal went straight there, scratch otherwise).  Nothing to do but count
+ * the frames when the MIDI output is unconnected or every cc_* is off. */
 static void cc_chunk(Pendula *self, uint32_t offset, uint32_t n)
 {
-	if (!self->cc_any) {
+	if (!self->cc_live) {
 		pendula_cc_skip(&self->cc, n);
 		return;
 	}
 	const float *signals[MAX_SIGNALS];
 	for (int s = 0; s < self->n_signals; ++s)
-		signals[s] = self->chunk_signal[s];
+		signals[s] = self->route_copy || self->route_scratch[s] ? self->chunk_signal[s]
+		             : self->route_host[s]                    ? self->route_host[s] + offset
+		                                                       : NULL;
 	self->cc_offset = offset;
 	pendula_cc_process(&self->cc, signals, n, cc_emit, self);
 }
@@ -576,27 +630,106 @@ static void chunk_done(Pendula *self, uint32_t offset, uint32_t n)
 	cc_chunk(self, offset, n);
 }
 
-static void run_chunk(Pendula *self, uint32_t offset, uint32_t n)
+/* README.md: bodies beyond N output 0. */
+static bool is_silent_body(const Pendula *self, int s)
+{
+	const int ch = self->signal_ch[s];
+	return is_angle_channel(ch) && ch - PENDULA_CH_THETA >= self->n_bodies_pushed;
+}
+
+/* Whether the ranges [a, a + n) and [b, b + n) of floats overlap. */
+static bool buffers_overlap(const float *a, const float *b, uint32_t n)
+{
+	const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b, len = (uintptr_t)n * sizeof(float);
+	return x < y + len && y < x + len;
+}
+
+/* Where each signal goes this block (see route_host in Pendula); redone
+ * only when the buffers, the block size or the CC settings change. */
+static void route_outputs(Pendula *self, uint32_t n_samples)
+{
+	const bool cc_live = self->cc_any && self->port[P_MIDI_OUT] != NULL;
+	bool same = cc_live == self->cc_live &&
+	            self->routed_for[MAX_SIGNALS] == (void *)(uintptr_t)n_samples &&
+	            self->routed_for[MAX_SIGNALS + 1] == self->port[P_MIDI_OUT];
+	for (int s = 0; same && s < self->n_signals; ++s)
+		same = self->routed_for[s] == self->port[self->signal[s]];
+	if (same)
+		return;
+	if (cc_live && !self->cc_live)
+		pendula_cc_resend(&self->cc); /* the receiver may have missed them */
+	self->cc_live = cc_live;
+	self->routed_for[MAX_SIGNALS] = (void *)(uintptr_t)n_samples;
+	self->routed_for[MAX_SIGNALS + 1] = self->port[P_MIDI_OUT];
+	self->route_copy = false;
+	self->route_any_last = false;
+	for (int s = 0; s < self->n_signals; ++s) {
+		float *host = (float *)self->port[self->signal[s]];
+		self->routed_for[s] = host;
+		bool shadowed = false;
+		for (int t = 0; host && t < self->n_signals; ++t) {
+			const float *other = (const float *)self->port[self->signal[t]];
+			if (t == s || !other || !buffers_overlap(host, other, n_samples))
+				continue;
+			if (other != host)
+				self->route_copy = true;
+			else if (t > s)
+				shadowed = true; /* a later output overwrites this buffer */
+		}
+		self->route_host[s] = shadowed ? NULL : host;
+		const bool cc_on = cc_live && self->cc.out[s].cc >= 0;
+		self->route_scratch[s] = cc_on && !self->route_host[s];
+		self->route_last[s] = !self->route_host[s] && self->signal_mirror[s] != P_NONE &&
+		                      self->port[self->signal_mirror[s]] != NULL;
+		self->route_any_last |= self->route_last[s];
+	}
+}
+
+/* Frames [offset, offset + n) of the block; at most PENDULA_CHUNK if some
+ * output goes through scratch.  last: this span ends the block and is the
+ * place to take the last values of outputs not written anywhere. */
+static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 {
 	pendula_outputs out;
 	memset(&out, 0, sizeof(out));
-	for (int s = 0; s < self->n_signals; ++s)
-		out.ch[self->signal_ch[s]] = self->chunk_signal[s];
-
-	pendula_engine_run(self->engine, n, &out);
-
-	for (int s = 0; s < self->n_signals; ++s) {
-		float *values = self->chunk_signal[s];
-		/* README.md: bodies beyond N output 0. */
-		const int k = self->signal_ch[s] - PENDULA_CH_THETA;
-		if (is_angle_channel(self->signal_ch[s]) && k >= self->n_bodies_pushed)
-			memset(values, 0, n * sizeof(float));
-		self->signal_last[s] = values[n - 1];
-		float *host = (float *)self->port[self->signal[s]];
-		if (host)
-			memcpy(host + offset, values, n * sizeof(float));
+	if (self->route_copy) {
+		for (int s = 0; s < self->n_signals; ++s)
+			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
+		pendula_engine_run(self->engine, n, &out);
+		for (int s = 0; s < self->n_signals; ++s) {
+			float *values = self->chunk_signal[s];
+			if (is_silent_body(self, s))
+				memset(values, 0, n * sizeof(float));
+			self->signal_last[s] = values[n - 1];
+			float *host = (float *)self->port[self->signal[s]];
+			if (host)
+				memcpy(host + offset, values, n * sizeof(float));
+		}
+		chunk_done(self, offset, n);
+		return;
 	}
-
+	for (int s = 0; s < self->n_signals; ++s) {
+		if (is_silent_body(self, s))
+			continue;
+		if (self->route_host[s])
+			out.ch[self->signal_ch[s]] = self->route_host[s] + offset;
+		else if (self->route_scratch[s] || (last && self->route_last[s]))
+			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
+	}
+	pendula_engine_run(self->engine, n, &out);
+	for (int s = 0; s < self->n_signals; ++s) {
+		if (is_silent_body(self, s)) {
+			if (self->route_host[s])
+				memset(self->route_host[s] + offset, 0, n * sizeof(float));
+			if (self->route_scratch[s])
+				memset(self->chunk_signal[s], 0, n * sizeof(float));
+			self->signal_last[s] = 0.0f;
+		} else if (self->route_host[s]) {
+			self->signal_last[s] = self->route_host[s][offset + n - 1];
+		} else if (self->route_scratch[s] || (last && self->route_last[s])) {
+			self->signal_last[s] = self->chunk_signal[s][n - 1];
+		}
+	}
 	chunk_done(self, offset, n);
 }
 
@@ -636,6 +769,19 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 
 	midi_begin(self, n_samples);
 	cc_configure(self);
+	if (self->controls_changed)
+		self->smoothing = smoothers_moving(self);
+	self->controls_changed = false;
+	route_outputs(self, n_samples);
+	/* Spans longer than a chunk when nothing needs the chunk grid in this
+	 * block: every smoother settled (they stay so until the next block's
+	 * controls) and no tempo sync (which locks the phase on the grid).
+	 * The engine's output does not depend on how its frames are split. */
+	const bool sync_on = self->control[P_PIVOT_X_SYNC] > 0.0f ||
+	                     self->control[P_PIVOT_Y_SYNC] > 0.0f;
+	bool any_scratch = self->route_copy;
+	for (int s = 0; s < self->n_signals; ++s)
+		any_scratch |= self->route_scratch[s];
 
 	uint32_t pos = 0;
 	while (pos < n_samples) {
@@ -650,10 +796,16 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 			push_params(self);
 		tempo_sync_lock(self);
 		uint32_t n = PENDULA_CHUNK - self->chunk_phase;
+		if (!self->smoothing && !sync_on && !self->params_dirty && !any_scratch)
+			n = n_samples - pos;
 		if (n > n_samples - pos)
 			n = n_samples - pos;
 		n = frames_before_next_event(self, pos, n);
-		run_chunk(self, pos, n);
+		/* The last frame on its own if an output's last value must be
+		 * taken from scratch (a control output mirroring it). */
+		if (self->route_any_last && pos + n == n_samples && n > 1)
+			--n;
+		run_chunk(self, pos, n, pos + n == n_samples);
 		pendula_tempo_advance(&self->tempo, n);
 		pos += n;
 		self->chunk_phase = (self->chunk_phase + n) % PENDULA_CHUNK;
@@ -680,6 +832,13 @@ static void ports_from_table(Pendula *self)
 		self->control[id] = pendula_port_default(v, id);
 		if (pendula_port_index(v, id) < 0)
 			continue;
+		if (info->kind == PK_CONTROL_IN) {
+			/* a NaN: never a host's value until it is read (a host's
+			 * NaN means the default, which control[] holds) */
+			const uint32_t nan_bits = 0x7fc0beefu;
+			memcpy(&self->control_raw[id], &nan_bits, sizeof(float));
+			self->control[id] = sanitize_control(self, id, self->control[id]);
+		}
 		if (info->kind == PK_CONTROL_IN) {
 			self->control_in[self->n_control_in++] = id;
 			if (info->flags & PF_SMOOTH)
@@ -774,6 +933,8 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 		return NULL;
 	}
 	self->restart_pending = true;
+	self->controls_changed = true;
+	self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX;
 	signal_last_from_engine(self);
 	self->idpy = pendula_idpy_new(features, rate);
 	return (LV2_Handle)self;
@@ -782,8 +943,10 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 static void connect_port(LV2_Handle instance, uint32_t index, void *data)
 {
 	Pendula *self = (Pendula *)instance;
-	if (index < self->n_ports)
+	if (index < self->n_ports && self->port[self->id_of_index[index]] != data) {
 		self->port[self->id_of_index[index]] = data;
+		self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX; /* route again */
+	}
 }
 
 static void activate(LV2_Handle instance)

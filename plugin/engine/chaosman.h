@@ -55,6 +55,8 @@ int pendula_chaosman_step(const pendula_system *sys, pendula_state *s, double h,
 int pendula_chaosman_step_base(const pendula_system *sys, pendula_state *s, double h,
                                pendula_predictor *pr);
 double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm);
+double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_state *s,
+                                      const double *qdot, double energy_norm);
 void pendula_chaosman_canonical(const pendula_system *sys, pendula_state *s, double *shift);
 void pendula_chaosman_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
                               double *val, double *der);
@@ -66,6 +68,7 @@ void pendula_chaosman_measure(const pendula_system *sys, const pendula_state *s,
 	.accel = pendula_chaosman_accel, .energy = pendula_chaosman_energy,                        \
 	.power = pendula_chaosman_power, .step = pendula_chaosman_step,                            \
 	.step_base = pendula_chaosman_step_base, .step_bound = pendula_chaosman_step_bound,        \
+	.step_bound_at = pendula_chaosman_step_bound_at,                                           \
 	.canonical = pendula_chaosman_canonical, .measure = pendula_chaosman_measure
 
 #endif

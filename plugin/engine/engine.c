@@ -196,7 +196,9 @@ struct pendula_engine {
 /* Step level for the current settings and energy, with hysteresis. */
 static int choose_level(const pendula_engine *e, double energy_norm)
 {
-	const double h_need = e->sys.ops->step_bound(&e->sys, energy_norm);
+	const double h_need = e->sys.ops->step_bound_at
+	                          ? e->sys.ops->step_bound_at(&e->sys, &e->st, e->qdot, energy_norm)
+	                          : e->sys.ops->step_bound(&e->sys, energy_norm);
 	if (!(h_need > 0.0)) /* NaN or an infinite speed */
 		return J_MAX;
 	int need = 0, relaxed = 0;

@@ -102,6 +102,13 @@ struct pendula_model_ops {
 
 	/* Largest step (simulated s) for the motion at this normalised energy. */
 	double (*step_bound)(const pendula_system *sys, double energy_norm);
+	/* Optional (NULL: step_bound alone): the largest step for the motion
+	 * at this state, with velocities qdot, given its normalised energy; at
+	 * least step_bound(sys, energy_norm) when the energy bound is
+	 * rigorous.  Lets a model size the step from the actual speeds rather
+	 * than from the worst case its energy allows. */
+	double (*step_bound_at)(const pendula_system *sys, const pendula_state *s,
+	                        const double *qdot, double energy_norm);
 
 	/* Between steps: wraps the angles, flushes tiny values; adds to
 	 * shift[PENDULA_CH_THETA + k] what each angle channel jumped by. */

@@ -26,6 +26,18 @@
 #define MAX_ITERATIONS 10
 /* Fixed-point tolerance on the angle increment, rad. */
 #define ITERATION_TOL 1e-14
+/* Small oscillations: at most KAPPA_NAT radians of the fastest normal mode
+ * per step (an upper bound: trace of R^-1 K with the largest R^-1 over all
+ * angles and the peak effective gravity of the forcing).  For a harmonic
+ * oscillator the composed step (five implicit midpoint stages, each turning
+ * by 2 atan(g_j w h / 2)) is then off by 5.8e-9 of the frequency.  (0.2
+ * would give 1.5e-6 and fewer capped settings, but the fixed-point solve
+ * then fails on some in-range stiff, damped settings.) */
+#define KAPPA_NAT 0.05
+/* Large motions: at most KAPPA_RATE radians per step of body 1 plus the
+ * fastest arm (the angles the trigonometry sees turn at that rate); by the
+ * same measure, 9e-8 of the rate. */
+#define KAPPA_RATE 0.1
 
 _Static_assert(sizeof(pendula_chaosman) <= PENDULA_SYSTEM_BYTES, "model constants fit");
 
@@ -122,8 +134,8 @@ void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, doubl
 	}
 	double h = PENDULA_H_MAX;
 	const double omega_nat = sqrt(omega2);
-	if (omega_nat * h > PENDULA_KAPPA_SLOW)
-		h = PENDULA_KAPPA_SLOW / omega_nat;
+	if (omega_nat * h > KAPPA_NAT)
+		h = KAPPA_NAT / omega_nat;
 	if (damp * h > PENDULA_KAPPA_DAMP)
 		h = PENDULA_KAPPA_DAMP / damp;
 	if (f->amp_x > 0.0 && f->omega_x * h > PENDULA_KAPPA_FORCE)
@@ -152,13 +164,9 @@ typedef struct {
 	double lever_s1, lever_c1;                             /* sin, cos (th1 + gamma) */
 } trig_cache;
 
-static inline void trig_fill(const pendula_chaosman *cm, const double *theta, trig_cache *tc,
-                             const int n)
+/* The products of the cache from its sines and cosines. */
+static inline void trig_derive(const pendula_chaosman *cm, trig_cache *tc, const int n)
 {
-	/* Body 1 always exists (n >= 1). */
-	pendula_sincos(theta[0], &tc->s[0], &tc->c[0]);
-	for (int k = 1; k < n; ++k)
-		pendula_sincos(theta[k], &tc->s[k], &tc->c[k]);
 	tc->lever_s1 = tc->s[0] * cm->lever_cos[0] + tc->c[0] * cm->lever_sin[0];
 	tc->lever_c1 = tc->c[0] * cm->lever_cos[0] - tc->s[0] * cm->lever_sin[0];
 	for (int k = 1; k < n; ++k) {
@@ -168,6 +176,40 @@ static inline void trig_fill(const pendula_chaosman *cm, const double *theta, tr
 		tc->ck[k] = cb * tc->c[k] + sb * tc->s[k];
 		tc->sk[k] = sb * tc->c[k] - cb * tc->s[k];
 	}
+}
+
+static inline void trig_fill(const pendula_chaosman *cm, const double *theta, trig_cache *tc,
+                             const int n)
+{
+	/* Body 1 always exists (n >= 1). */
+	pendula_sincos(theta[0], &tc->s[0], &tc->c[0]);
+	for (int k = 1; k < n; ++k)
+		pendula_sincos(theta[k], &tc->s[k], &tc->c[k]);
+	trig_derive(cm, tc, n);
+}
+
+/* The cache at theta + d from the cache at theta, for the small moves of a
+ * fixed-point iteration: sin and cos by their Taylor series to d^3, whose
+ * remainder |d|^4 / 24 <= 4e-18 for |d| <= TRIG_TAYLOR_MAX, below the
+ * rounding of a direct evaluation.  Larger moves are evaluated afresh. */
+#define TRIG_TAYLOR_MAX 1e-4
+static inline void trig_move(const pendula_chaosman *cm, const double *theta, const double *d,
+                             trig_cache *tc, const int n)
+{
+	double big = 0.0;
+	for (int k = 0; k < n; ++k)
+		big = fmax(big, fabs(d[k]));
+	if (!(big <= TRIG_TAYLOR_MAX)) {
+		trig_fill(cm, theta, tc, n);
+		return;
+	}
+	for (int k = 0; k < n; ++k) {
+		const double s = tc->s[k], c = tc->c[k], dd = d[k], d2 = 0.5 * dd * dd;
+		const double d3 = dd * d2 * (1.0 / 3.0);
+		tc->s[k] = s + (c * dd - s * d2 - c * d3);
+		tc->c[k] = c - (s * dd + c * d2 - s * d3);
+	}
+	trig_derive(cm, tc, n);
 }
 
 /* Solves M x = y for the arrowhead matrix M with diagonal (d0, 1/inv[k]) and
@@ -362,11 +404,20 @@ midpoint_n(const pendula_system *sys, pendula_state *s, double h, pendula_predic
 	int it = 0;
 	trig_cache tc;
 	double step_change = 0.0;
+	for (int k = 0; k < n; ++k)
+		th_m[k] = s->q[k] + hh * w[k];
+	trig_fill(cm, th_m, &tc, n);
 	while (it < MAX_ITERATIONS) {
 		++it;
-		for (int k = 0; k < n; ++k)
-			th_m[k] = s->q[k] + hh * w[k];
-		trig_fill(cm, th_m, &tc, n);
+		if (it > 1) {
+			double d[PENDULA_MAX_BODIES];
+			for (int k = 0; k < n; ++k) {
+				const double th = s->q[k] + hh * w[k];
+				d[k] = th - th_m[k];
+				th_m[k] = th;
+			}
+			trig_move(cm, th_m, d, &tc, n);
+		}
 		gravity_force(cm, &tc, gx, gy, f, n);
 		for (int k = 0; k < n; ++k)
 			f[k] += cm->sigma[k];
@@ -457,9 +508,43 @@ double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm
 	const double speed =
 	    sqrt(2.0 * t_max * fastest) + sqrt(2.0 * t_max * cm->inv_r_diag_max[0]);
 	double h_need = cm->h_params;
-	if (speed * h_need > PENDULA_KAPPA_SLOW)
-		h_need = PENDULA_KAPPA_SLOW / speed;
+	if (speed * h_need > KAPPA_RATE)
+		h_need = KAPPA_RATE / speed;
 	return h_need;
+}
+
+/* The same rate rule as step_bound (KAPPA_RATE radians per step for body 1
+ * plus the fastest arm), applied to the actual motion instead of the worst
+ * case the energy allows: the speeds at the step's start, extrapolated over
+ * the step with the current accelerations, (W + A h) h <= kappa_slow.  The
+ * engine chooses the step again before every step (shrinking at once), so
+ * the rule follows the motion; the energy bound stays a floor (it holds for
+ * every state of that energy). */
+double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_state *s,
+                                      const double *qdot, double energy_norm)
+{
+	const pendula_chaosman *cm = CM(sys);
+	const double h_energy = pendula_chaosman_step_bound(sys, energy_norm);
+	if (!(h_energy < cm->h_params))
+		return h_energy; /* the energy bound allows the settings' own step */
+	const int n = sys->n;
+	trig_cache tc;
+	double gx, gy, acc[PENDULA_MAX_BODIES];
+	trig_fill(cm, s->q, &tc, n);
+	pendula_effective_gravity(sys, s->phase_x, s->phase_y, &gx, &gy);
+	accel_at(cm, &tc, qdot, gx, gy, acc, n);
+	double w_arm = 0.0, a_arm = 0.0;
+	for (int k = 1; k < n; ++k) {
+		w_arm = fmax(w_arm, fabs(qdot[k]));
+		a_arm = fmax(a_arm, fabs(acc[k]));
+	}
+	const double W = fabs(qdot[0]) + w_arm, A = fabs(acc[0]) + a_arm;
+	/* the positive root of A h^2 + W h = kappa */
+	const double h_state =
+	    2.0 * KAPPA_RATE / (W + sqrt(W * W + 4.0 * A * KAPPA_RATE));
+	if (!(h_state > h_energy)) /* also NaN */
+		return h_energy;
+	return fmin(h_state, cm->h_params);
 }
 
 void pendula_chaosman_canonical(const pendula_system *sys, pendula_state *s, double *shift)

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Work-cap benchmark: how often random settings make the engine hit its work
+ * cap (simulated time then runs slower than time_scale asks), and the worst
+ * cost per frame, for every model of the registry, over two distributions:
+ *
+ *   musical     what a patch is likely to use (printed below in full);
+ *   in-range    every control drawn over its whole declared range
+ *               (log-uniform for logarithmic ports, uniform otherwise),
+ *               forcing on in one case of three.
+ *
+ * Each setting runs 0.5 s of audio at 48 kHz in blocks of 256 frames from
+ * its initial state; a setting "hits the cap" if any frame was capped or if
+ * the simulated time at the end differs from time_scale x audio time.
+ *
+ * Prints, never asserts:
+ *   bench cap_MODEL_DIST settings=N capped=K fraction=F worst_ns_per_frame=X
+ *         worst_steps_per_frame=S
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "pendula_engine.h"
+#include "ports.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SR      48000.0
+#define BLOCK   256
+#define SECONDS 0.5
+#define DEG     (3.14159265358979323846 / 180.0)
+
+static uint64_t rng_state;
+
+static double uniform(void) /* splitmix64 -> [0, 1) */
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (double)(z >> 11) * 0x1.0p-53;
+}
+
+static double lin(double lo, double hi)
+{
+	return lo + (hi - lo) * uniform();
+}
+
+static double logu(double lo, double hi)
+{
+	return lo * pow(hi / lo, uniform());
+}
+
+static double port_random(pendula_port_id id)
+{
+	const pendula_port_info *info = &pendula_ports[id];
+	if ((info->flags & PF_LOG) && info->min > 0)
+		return logu(info->min, info->max);
+	return lin(info->min, info->max);
+}
+
+static double thread_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* Every control that fills a setting of this model, over its whole range. */
+static void draw_in_range(pendula_params *p, pendula_model model, int c)
+{
+	pendula_params_default(p, model);
+	const pendula_variant v = 2 * (int)model;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const pendula_port_info *info = &pendula_ports[id];
+		if (info->kind != PK_CONTROL_IN || info->param == PP_NONE ||
+		    pendula_port_index(v, (pendula_port_id)id) < 0)
+			continue;
+		const int forcing = id == P_PIVOT_X_AMP || id == P_PIVOT_X_FREQ ||
+		                    id == P_PIVOT_Y_AMP || id == P_PIVOT_Y_FREQ;
+		if (forcing && c % 3 != 0)
+			continue;
+		double x = port_random((pendula_port_id)id);
+		if (info->flags & (PF_INTEGER | PF_ENUM))
+			x = floor(x + 0.5);
+		pendula_param_set(p, (pendula_port_id)id, (double)(float)x);
+	}
+}
+
+/* The musical distribution (printed by main). */
+static void draw_musical(pendula_params *p, pendula_model model)
+{
+	pendula_params_default(p, model);
+	p->time_scale = logu(0.1, 10.0);
+	p->gravity = logu(1.62, 24.8); /* the Moon to Jupiter */
+	const int max_n = model == PENDULA_MODEL_DOUBLE ? 2 : 4;
+	p->n_bodies = model == PENDULA_MODEL_DOUBLE ? 2 : 1 + (int)(uniform() * max_n);
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		p->m[k] = logu(0.01, 100.0);
+		p->l[k] = logu(0.01, 10.0);
+		p->c[k] = lin(0.0, 10.0);
+		p->b[k] = lin(0.0, 10.0);
+		p->inertia[k] = logu(1e-6, 100.0);
+		p->beta[k] = lin(-180.0, 180.0) * DEG;
+		p->theta_init[k] = lin(-180.0, 180.0) * DEG;
+	}
+	/* Light damping: a damping ratio zeta <= 0.1 of each joint on its own
+	 * (lambda = 2 zeta sqrt(J K)), torque off or within half the largest
+	 * gravity torque, with the joint's own inertia J and stiffness K. */
+	pendula_system sys;
+	pendula_system_init(&sys, p);
+	for (int k = 0; k < max_n; ++k) {
+		double J, K;
+		if (model == PENDULA_MODEL_DOUBLE) {
+			J = k == 0 ? (p->m[0] + p->m[1]) * p->l[0] * p->l[0] : p->m[1] * p->l[1] * p->l[1];
+			K = p->gravity * (k == 0 ? (p->m[0] + p->m[1]) * p->l[0] : p->m[1] * p->l[1]);
+		} else {
+			J = p->inertia[k] + p->m[k] * p->c[k] * p->c[k];
+			K = p->gravity * p->m[k] * fmax(p->c[k], 1e-3);
+		}
+		p->lambda[k] = uniform() < 0.5 ? 0.0 : lin(0.0, 0.1) * 2.0 * sqrt(J * K);
+		p->sigma[k] = uniform() < 0.5 ? 0.0 : lin(-0.5, 0.5) * K;
+		p->lambda[k] = fmin(p->lambda[k], 100.0);
+		p->sigma[k] = fmax(-100.0, fmin(100.0, p->sigma[k]));
+	}
+	/* Forcing on each axis with probability 1/2: up to 20 Hz and a peak
+	 * pivot acceleration up to 10 g (amplitude clamped to its range). */
+	double *amp[2] = {&p->pivot_x_amp, &p->pivot_y_amp};
+	double *freq[2] = {&p->pivot_x_freq, &p->pivot_y_freq};
+	for (int a = 0; a < 2; ++a) {
+		*amp[a] = *freq[a] = 0.0;
+		if (uniform() < 0.5)
+			continue;
+		const double f = lin(0.1, 20.0), accel = lin(0.0, 10.0 * 9.81);
+		const double w = 2.0 * 3.14159265358979323846 * f;
+		*freq[a] = f;
+		*amp[a] = fmin(accel / (w * w), 10.0);
+	}
+}
+
+typedef struct {
+	int settings, capped;
+	double worst_ns, worst_steps, worst_ratio;
+	pendula_params worst_params;
+} tally;
+
+static void run_one(const pendula_params *p, tally *t)
+{
+	static float buf[PENDULA_N_CHANNELS][BLOCK];
+	pendula_outputs o;
+	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch)
+		o.ch[ch] = buf[ch];
+	pendula_engine *e = pendula_engine_new(SR, p);
+	const long frames = (long)(SECONDS * SR) / BLOCK * BLOCK;
+	const double t0 = thread_now();
+	for (long done = 0; done < frames; done += BLOCK)
+		pendula_engine_run(e, BLOCK, &o);
+	const double ns = (thread_now() - t0) * 1e9 / frames;
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	/* simulated time of the next frame against time_scale x audio time */
+	pendula_frame f;
+	pendula_engine_tick(e, &f);
+	const double expect = p->time_scale * (double)frames / SR;
+	const double ratio = f.t / expect;
+	pendula_engine_free(e);
+	t->settings++;
+	const int hit = st.capped_frames > 0 || fabs(ratio - 1.0) > 1e-9;
+	t->capped += hit;
+	t->worst_ratio = fmin(t->worst_ratio, ratio);
+	t->worst_steps = fmax(t->worst_steps, (double)st.steps / (double)st.frames);
+	if (ns > t->worst_ns) {
+		t->worst_ns = ns;
+		t->worst_params = *p;
+	}
+}
+
+static void print_params(const char *what, const pendula_params *p)
+{
+	printf("#   %s: ts %.3g g %.3g n %d m %.3g %.3g %.3g %.3g l %.3g %.3g c %.3g %.3g %.3g %.3g"
+	       " I %.3g %.3g %.3g %.3g b %.3g %.3g %.3g lambda %.3g %.3g sigma %.3g %.3g"
+	       " x %.3g m %.3g Hz y %.3g m %.3g Hz\n",
+	       what, p->time_scale, p->gravity, p->n_bodies, p->m[0], p->m[1], p->m[2], p->m[3],
+	       p->l[0], p->l[1], p->c[0], p->c[1], p->c[2], p->c[3], p->inertia[0], p->inertia[1],
+	       p->inertia[2], p->inertia[3], p->b[1], p->b[2], p->b[3], p->lambda[0], p->lambda[1],
+	       p->sigma[0], p->sigma[1], p->pivot_x_amp, p->pivot_x_freq, p->pivot_y_amp,
+	       p->pivot_y_freq);
+}
+
+int main(int argc, char **argv)
+{
+	const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	const int n = quick ? 50 : 500;
+	printf("# Work cap: %d settings per model and distribution, %.1f s of audio each at "
+	       "48 kHz, blocks of %d.\n"
+	       "# musical: time_scale log-uniform 0.1..10; gravity log-uniform 1.62..24.8 m/s^2;\n"
+	       "#   masses log-uniform 0.01..100 kg, lengths log-uniform 0.01..10 m, c and b\n"
+	       "#   uniform 0..10 m, inertias log-uniform 1e-6..100 kg m^2, angles uniform;\n"
+	       "#   parallel: N uniform 1..4; damping off or a ratio zeta uniform 0..0.1 per\n"
+	       "#   joint, torque off or uniform within +-0.5 of the joint's gravity torque;\n"
+	       "#   each forcing axis on with p = 1/2: 0.1..20 Hz, peak acceleration 0..10 g.\n"
+	       "# in-range: every setting control uniform (log-uniform if logarithmic) over its\n"
+	       "#   declared range; forcing on in one case of three.\n"
+	       "# A setting hits the cap if a frame was capped or simulated time != time_scale x "
+	       "audio time.\n",
+	       n, SECONDS, BLOCK);
+	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
+		for (int dist = 0; dist < 2; ++dist) {
+			rng_state = 0x5eed0000u + 17u * (unsigned)m + (unsigned)dist;
+			tally t;
+			memset(&t, 0, sizeof(t));
+			t.worst_ratio = 1.0;
+			for (int c = 0; c < n; ++c) {
+				pendula_params p;
+				if (dist == 0)
+					draw_musical(&p, (pendula_model)m);
+				else
+					draw_in_range(&p, (pendula_model)m, c);
+				run_one(&p, &t);
+			}
+			printf("bench cap_%s_%s settings=%d capped=%d fraction=%.4f "
+			       "worst_ns_per_frame=%.1f worst_steps_per_frame=%.2f "
+			       "slowest_time_ratio=%.4f\n",
+			       pendula_model_infos[m].slug, dist ? "inrange" : "musical", t.settings,
+			       t.capped, (double)t.capped / t.settings, t.worst_ns, t.worst_steps,
+			       t.worst_ratio);
+			print_params("slowest", &t.worst_params);
+		}
+	}
+	return 0;
+}
