@@ -49,10 +49,11 @@ static double engine_ns_per_frame(const pendula_params *p, long frames)
 	static float buf[PENDULA_N_CHANNELS][BLOCK];
 	pendula_outputs o;
 	memset(&o, 0, sizeof(o));
-	const int n = p->model == PENDULA_MODEL_DOUBLE ? 2 : p->n_bodies;
-	for (int k = 0; k < n; ++k)
+	pendula_system sys;
+	pendula_system_init(&sys, p);
+	for (int k = 0; k < sys.n; ++k)
 		o.ch[PENDULA_CH_THETA + k] = buf[PENDULA_CH_THETA + k];
-	if (p->model == PENDULA_MODEL_DOUBLE) {
+	if (sys.tip_length > 0.0) { /* a model with tip outputs */
 		o.ch[PENDULA_CH_TIP_X] = buf[PENDULA_CH_TIP_X];
 		o.ch[PENDULA_CH_TIP_Y] = buf[PENDULA_CH_TIP_Y];
 	}
@@ -204,15 +205,25 @@ int main(int argc, char **argv)
 	struct {
 		const char *name;
 		pendula_model model;
-		int n;
-	} cases[] = {{"double", PENDULA_MODEL_DOUBLE, 2}, {"parallel4", PENDULA_MODEL_PARALLEL, 4}};
+		int n, shape; /* n = 0, shape = -1: the model's default */
+	} cases[] = {
+	    {"double", PENDULA_MODEL_DOUBLE, 2, -1},
+	    {"parallel4", PENDULA_MODEL_PARALLEL, 4, -1},
+	    {"chain_default", PENDULA_MODEL_CHAIN, 0, -1},
+	    {"chain6_rods", PENDULA_MODEL_CHAIN, 6, PENDULA_SHAPE_RODS},
+	    {"chain6_bobs", PENDULA_MODEL_CHAIN, 6, PENDULA_SHAPE_BOBS},
+	};
+	const int n_cases = (int)(sizeof(cases) / sizeof(cases[0]));
 	printf("# Pendula engine, 48 kHz, default (chaotic) start, blocks of %d frames;\n"
 	       "# ns per frame: median of 5 runs of %ld frames; energy spread over %ld frames\n",
 	       BLOCK, time_frames, spread_frames);
-	for (int c = 0; c < 2; ++c) {
+	for (int c = 0; c < n_cases; ++c) {
 		pendula_params p;
 		pendula_params_default(&p, cases[c].model);
-		p.n_bodies = cases[c].n;
+		if (cases[c].n > 0)
+			p.n_bodies = cases[c].n;
+		if (cases[c].shape >= 0)
+			p.shape = cases[c].shape;
 		rk4_use_closed = cases[c].model == PENDULA_MODEL_DOUBLE;
 		rk4_closed.g = p.gravity;
 		rk4_closed.l1 = p.l[0];

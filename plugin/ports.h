@@ -56,7 +56,7 @@ typedef enum {
 #define PF_TOGGLED   2u
 #define PF_TRIGGER   4u
 #define PF_LOG       8u
-#define PF_ENUM      16u  /* lv2:enumeration with scale points (sync note values) */
+#define PF_ENUM      16u  /* lv2:enumeration, one scale point per value (pendula_enum_label()) */
 #define PF_SMOOTH    32u  /* a continuous physical setting: the glue smooths it */
 #define PF_INITIAL   64u  /* an initial condition: a change restarts the motion */
 #define PF_CC_ENERGY 128u /* signal output sent as CC over [0, energy_max] (else [-1, 1]) */
@@ -101,20 +101,32 @@ typedef enum {
 	X(P_TIME_SCALE, "time_scale", "Time scale", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_COEF, PF_LOG | PF_SMOOTH, PP(time_scale), PC_REAL, P_NONE, -1, "Simulated seconds per second of audio") \
 	X(P_GRAVITY, "gravity", "Gravity", PK_CONTROL_IN, PM_ALL, 0.1, 100, 9.81, PU_MS2, PF_SMOOTH, PP(gravity), PC_REAL, P_NONE, -1, "Gravitational acceleration g") \
 	X(P_N_BODIES, "n_bodies", "Bodies", PK_CONTROL_IN, PM(PARALLEL), 1, 4, 3, PU_NONE, PF_INTEGER, PP(n_bodies), PC_INT, P_NONE, -1, "Number of bodies N (body 1 and N-1 arms)") \
+	X(P_N_LINKS, "n_links", "Links", PK_CONTROL_IN, PM(CHAIN), 1, 6, 3, PU_NONE, PF_INTEGER, PP(n_bodies), PC_INT, P_NONE, -1, "Number of links N, each hanging from the end of the one before") \
+	X(P_LINK_SHAPE, "link_shape", "Link shape", PK_CONTROL_IN, PM(CHAIN), 0, 2, 1, PU_NONE, PF_INTEGER | PF_ENUM, PP(shape), PC_INT, P_NONE, -1, "What the links are") \
 	X(P_M1, "m1", "Mass 1", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[0]), PC_REAL, P_NONE, -1, "Mass of bob/body 1") \
 	X(P_M2, "m2", "Mass 2", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[1]), PC_REAL, P_NONE, -1, "Mass of bob/body 2") \
-	X(P_M3, "m3", "Mass 3", PK_CONTROL_IN, PM(PARALLEL), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[2]), PC_REAL, P_NONE, -1, "Mass of body 3") \
-	X(P_M4, "m4", "Mass 4", PK_CONTROL_IN, PM(PARALLEL), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[3]), PC_REAL, P_NONE, -1, "Mass of body 4") \
-	X(P_L1, "l1", "Length 1", PK_CONTROL_IN, PM(DOUBLE), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[0]), PC_REAL, P_NONE, -1, "Rod length 1") \
-	X(P_L2, "l2", "Length 2", PK_CONTROL_IN, PM(DOUBLE), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[1]), PC_REAL, P_NONE, -1, "Rod length 2") \
-	X(P_C1, "c1", "Centre of mass 1", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.2, PU_M, PF_SMOOTH, PP(c[0]), PC_REAL, P_NONE, -1, "Pivot to centre of mass of body 1") \
-	X(P_C2, "c2", "Centre of mass 2", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[1]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 2") \
-	X(P_C3, "c3", "Centre of mass 3", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[2]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 3") \
-	X(P_C4, "c4", "Centre of mass 4", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[3]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 4") \
-	X(P_INERTIA1, "inertia1", "Inertia 1", PK_CONTROL_IN, PM(PARALLEL), 1e-6, 100, 0.02, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[0]), PC_REAL, P_NONE, -1, "Moment of inertia of body 1 about its centre of mass") \
-	X(P_INERTIA2, "inertia2", "Inertia 2", PK_CONTROL_IN, PM(PARALLEL), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[1]), PC_REAL, P_NONE, -1, "Moment of inertia of body 2 about its centre of mass") \
-	X(P_INERTIA3, "inertia3", "Inertia 3", PK_CONTROL_IN, PM(PARALLEL), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[2]), PC_REAL, P_NONE, -1, "Moment of inertia of body 3 about its centre of mass") \
-	X(P_INERTIA4, "inertia4", "Inertia 4", PK_CONTROL_IN, PM(PARALLEL), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[3]), PC_REAL, P_NONE, -1, "Moment of inertia of body 4 about its centre of mass") \
+	X(P_M3, "m3", "Mass 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[2]), PC_REAL, P_NONE, -1, "Mass of body 3") \
+	X(P_M4, "m4", "Mass 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[3]), PC_REAL, P_NONE, -1, "Mass of body 4") \
+	X(P_M5, "m5", "Mass 5", PK_CONTROL_IN, PM(CHAIN), 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[4]), PC_REAL, P_NONE, -1, "Mass of body 5") \
+	X(P_M6, "m6", "Mass 6", PK_CONTROL_IN, PM(CHAIN), 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[5]), PC_REAL, P_NONE, -1, "Mass of body 6") \
+	X(P_L1, "l1", "Length 1", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[0]), PC_REAL, P_NONE, -1, "Rod length 1") \
+	X(P_L2, "l2", "Length 2", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[1]), PC_REAL, P_NONE, -1, "Rod length 2") \
+	X(P_L3, "l3", "Length 3", PK_CONTROL_IN, PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[2]), PC_REAL, P_NONE, -1, "Rod length 3") \
+	X(P_L4, "l4", "Length 4", PK_CONTROL_IN, PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[3]), PC_REAL, P_NONE, -1, "Rod length 4") \
+	X(P_L5, "l5", "Length 5", PK_CONTROL_IN, PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[4]), PC_REAL, P_NONE, -1, "Rod length 5") \
+	X(P_L6, "l6", "Length 6", PK_CONTROL_IN, PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[5]), PC_REAL, P_NONE, -1, "Rod length 6") \
+	X(P_C1, "c1", "Centre of mass 1", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 10, 0.2, PU_M, PF_SMOOTH, PP(c[0]), PC_REAL, P_NONE, -1, "Pivot to centre of mass of body 1") \
+	X(P_C2, "c2", "Centre of mass 2", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[1]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 2") \
+	X(P_C3, "c3", "Centre of mass 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[2]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 3") \
+	X(P_C4, "c4", "Centre of mass 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[3]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 4") \
+	X(P_C5, "c5", "Centre of mass 5", PK_CONTROL_IN, PM(CHAIN), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[4]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 5") \
+	X(P_C6, "c6", "Centre of mass 6", PK_CONTROL_IN, PM(CHAIN), 0, 10, 0.25, PU_M, PF_SMOOTH, PP(c[5]), PC_REAL, P_NONE, -1, "Hinge to centre of mass of body 6") \
+	X(P_INERTIA1, "inertia1", "Inertia 1", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 1e-6, 100, 0.02, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[0]), PC_REAL, P_NONE, -1, "Moment of inertia of body 1 about its centre of mass") \
+	X(P_INERTIA2, "inertia2", "Inertia 2", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[1]), PC_REAL, P_NONE, -1, "Moment of inertia of body 2 about its centre of mass") \
+	X(P_INERTIA3, "inertia3", "Inertia 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[2]), PC_REAL, P_NONE, -1, "Moment of inertia of body 3 about its centre of mass") \
+	X(P_INERTIA4, "inertia4", "Inertia 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[3]), PC_REAL, P_NONE, -1, "Moment of inertia of body 4 about its centre of mass") \
+	X(P_INERTIA5, "inertia5", "Inertia 5", PK_CONTROL_IN, PM(CHAIN), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[4]), PC_REAL, P_NONE, -1, "Moment of inertia of body 5 about its centre of mass") \
+	X(P_INERTIA6, "inertia6", "Inertia 6", PK_CONTROL_IN, PM(CHAIN), 1e-6, 100, 0.005, PU_KGM2, PF_LOG | PF_SMOOTH, PP(inertia[5]), PC_REAL, P_NONE, -1, "Moment of inertia of body 6 about its centre of mass") \
 	X(P_B2, "b2", "Hinge distance 2", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.3, PU_M, PF_SMOOTH, PP(b[1]), PC_REAL, P_NONE, -1, "Distance from the pivot to the hinge of body 2 on body 1") \
 	X(P_B3, "b3", "Hinge distance 3", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.3, PU_M, PF_SMOOTH, PP(b[2]), PC_REAL, P_NONE, -1, "Distance from the pivot to the hinge of body 3 on body 1") \
 	X(P_B4, "b4", "Hinge distance 4", PK_CONTROL_IN, PM(PARALLEL), 0, 10, 0.3, PU_M, PF_SMOOTH, PP(b[3]), PC_REAL, P_NONE, -1, "Distance from the pivot to the hinge of body 4 on body 1") \
@@ -123,34 +135,44 @@ typedef enum {
 	X(P_BETA4, "beta4", "Hinge angle 4", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 180, PU_DEGREE, PF_SMOOTH, PP(beta[3]), PC_DEG, P_NONE, -1, "Angle G1-O1-O4 of the hinge of body 4") \
 	X(P_LAMBDA1, "lambda1", "Damping 1", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[0]), PC_REAL, P_NONE, -1, "Viscous damping of joint 1") \
 	X(P_LAMBDA2, "lambda2", "Damping 2", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[1]), PC_REAL, P_NONE, -1, "Viscous damping of joint 2") \
-	X(P_LAMBDA3, "lambda3", "Damping 3", PK_CONTROL_IN, PM(PARALLEL), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[2]), PC_REAL, P_NONE, -1, "Viscous damping of joint 3") \
-	X(P_LAMBDA4, "lambda4", "Damping 4", PK_CONTROL_IN, PM(PARALLEL), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[3]), PC_REAL, P_NONE, -1, "Viscous damping of joint 4") \
+	X(P_LAMBDA3, "lambda3", "Damping 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[2]), PC_REAL, P_NONE, -1, "Viscous damping of joint 3") \
+	X(P_LAMBDA4, "lambda4", "Damping 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[3]), PC_REAL, P_NONE, -1, "Viscous damping of joint 4") \
+	X(P_LAMBDA5, "lambda5", "Damping 5", PK_CONTROL_IN, PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[4]), PC_REAL, P_NONE, -1, "Viscous damping of joint 5") \
+	X(P_LAMBDA6, "lambda6", "Damping 6", PK_CONTROL_IN, PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[5]), PC_REAL, P_NONE, -1, "Viscous damping of joint 6") \
 	X(P_SIGMA1, "sigma1", "Torque 1", PK_CONTROL_IN, PM_ALL, -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[0]), PC_REAL, P_NONE, -1, "Constant torque on joint 1") \
 	X(P_SIGMA2, "sigma2", "Torque 2", PK_CONTROL_IN, PM_ALL, -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[1]), PC_REAL, P_NONE, -1, "Constant torque on joint 2") \
-	X(P_SIGMA3, "sigma3", "Torque 3", PK_CONTROL_IN, PM(PARALLEL), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[2]), PC_REAL, P_NONE, -1, "Constant torque on joint 3") \
-	X(P_SIGMA4, "sigma4", "Torque 4", PK_CONTROL_IN, PM(PARALLEL), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[3]), PC_REAL, P_NONE, -1, "Constant torque on joint 4") \
+	X(P_SIGMA3, "sigma3", "Torque 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[2]), PC_REAL, P_NONE, -1, "Constant torque on joint 3") \
+	X(P_SIGMA4, "sigma4", "Torque 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[3]), PC_REAL, P_NONE, -1, "Constant torque on joint 4") \
+	X(P_SIGMA5, "sigma5", "Torque 5", PK_CONTROL_IN, PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[4]), PC_REAL, P_NONE, -1, "Constant torque on joint 5") \
+	X(P_SIGMA6, "sigma6", "Torque 6", PK_CONTROL_IN, PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[5]), PC_REAL, P_NONE, -1, "Constant torque on joint 6") \
 	X(P_PIVOT_X_AMP, "pivot_x_amp", "Pivot X amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_x_amp), PC_REAL, P_NONE, -1, "Horizontal forcing amplitude Delta_x") \
 	X(P_PIVOT_X_FREQ, "pivot_x_freq", "Pivot X frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_x_freq), PC_REAL, P_NONE, -1, "Horizontal forcing frequency Omega_x / 2 pi") \
 	X(P_PIVOT_Y_AMP, "pivot_y_amp", "Pivot Y amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_y_amp), PC_REAL, P_NONE, -1, "Vertical forcing amplitude Delta_y") \
 	X(P_PIVOT_Y_FREQ, "pivot_y_freq", "Pivot Y frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_y_freq), PC_REAL, P_NONE, -1, "Vertical forcing frequency Omega_y / 2 pi") \
 	X(P_THETA1_INIT, "theta1_init", "Initial angle 1", PK_CONTROL_IN, PM_ALL, -180, 180, 120, PU_DEGREE, PF_INITIAL, PP(theta_init[0]), PC_DEG, P_NONE, -1, "Angle of body 1 after a reset") \
 	X(P_THETA2_INIT, "theta2_init", "Initial angle 2", PK_CONTROL_IN, PM_ALL, -180, 180, -60, PU_DEGREE, PF_INITIAL, PP(theta_init[1]), PC_DEG, P_NONE, -1, "Angle of body 2 after a reset") \
-	X(P_THETA3_INIT, "theta3_init", "Initial angle 3", PK_CONTROL_IN, PM(PARALLEL), -180, 180, -90, PU_DEGREE, PF_INITIAL, PP(theta_init[2]), PC_DEG, P_NONE, -1, "Angle of body 3 after a reset") \
-	X(P_THETA4_INIT, "theta4_init", "Initial angle 4", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 150, PU_DEGREE, PF_INITIAL, PP(theta_init[3]), PC_DEG, P_NONE, -1, "Angle of body 4 after a reset") \
+	X(P_THETA3_INIT, "theta3_init", "Initial angle 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -180, 180, -90, PU_DEGREE, PF_INITIAL, PP(theta_init[2]), PC_DEG, P_NONE, -1, "Angle of body 3 after a reset") \
+	X(P_THETA4_INIT, "theta4_init", "Initial angle 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -180, 180, 150, PU_DEGREE, PF_INITIAL, PP(theta_init[3]), PC_DEG, P_NONE, -1, "Angle of body 4 after a reset") \
+	X(P_THETA5_INIT, "theta5_init", "Initial angle 5", PK_CONTROL_IN, PM(CHAIN), -180, 180, 60, PU_DEGREE, PF_INITIAL, PP(theta_init[4]), PC_DEG, P_NONE, -1, "Angle of body 5 after a reset") \
+	X(P_THETA6_INIT, "theta6_init", "Initial angle 6", PK_CONTROL_IN, PM(CHAIN), -180, 180, -30, PU_DEGREE, PF_INITIAL, PP(theta_init[5]), PC_DEG, P_NONE, -1, "Angle of body 6 after a reset") \
 	X(P_RESET, "reset", "Reset", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED | PF_TRIGGER, PP_NONE, PC_NONE, P_NONE, -1, "A rising edge restarts from the initial state") \
 	X(P_OUT_THETA1, "theta1", "Angle 1", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA1, PENDULA_CH_THETA + 0, "Wrapped angle of body 1 divided by pi") \
 	X(P_OUT_THETA2, "theta2", "Angle 2", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA2, PENDULA_CH_THETA + 1, "Wrapped angle of body 2 divided by pi") \
-	X(P_OUT_THETA3, "theta3", "Angle 3", PK_SIGNAL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA3, PENDULA_CH_THETA + 2, "Wrapped angle of body 3 divided by pi (0 beyond N)") \
-	X(P_OUT_THETA4, "theta4", "Angle 4", PK_SIGNAL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA4, PENDULA_CH_THETA + 3, "Wrapped angle of body 4 divided by pi (0 beyond N)") \
-	X(P_OUT_TIP_X, "tip_x", "Tip X", PK_SIGNAL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_X, PENDULA_CH_TIP_X, "Horizontal position of bob 2 divided by l1 + l2") \
-	X(P_OUT_TIP_Y, "tip_y", "Tip Y", PK_SIGNAL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_Y, PENDULA_CH_TIP_Y, "Vertical position of bob 2 divided by l1 + l2") \
+	X(P_OUT_THETA3, "theta3", "Angle 3", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA3, PENDULA_CH_THETA + 2, "Wrapped angle of body 3 divided by pi (0 beyond N)") \
+	X(P_OUT_THETA4, "theta4", "Angle 4", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA4, PENDULA_CH_THETA + 3, "Wrapped angle of body 4 divided by pi (0 beyond N)") \
+	X(P_OUT_THETA5, "theta5", "Angle 5", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA5, PENDULA_CH_THETA + 4, "Wrapped angle of body 5 divided by pi (0 beyond N)") \
+	X(P_OUT_THETA6, "theta6", "Angle 6", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA6, PENDULA_CH_THETA + 5, "Wrapped angle of body 6 divided by pi (0 beyond N)") \
+	X(P_OUT_TIP_X, "tip_x", "Tip X", PK_SIGNAL_OUT, PM(DOUBLE) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_X, PENDULA_CH_TIP_X, "Horizontal position of the end of the last link (bob 2) divided by the total length (l1 + l2)") \
+	X(P_OUT_TIP_Y, "tip_y", "Tip Y", PK_SIGNAL_OUT, PM(DOUBLE) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_Y, PENDULA_CH_TIP_Y, "Vertical position of the end of the last link (bob 2) divided by the total length (l1 + l2)") \
 	X(P_OUT_ENERGY, "energy", "Energy", PK_SIGNAL_OUT, PM_ALL, 0, PENDULA_ENERGY_OUTPUT_MAX, 0, PU_NONE, PF_CC_ENERGY, PP_NONE, PC_NONE, P_CTL_ENERGY, PENDULA_CH_ENERGY, "Normalised energy: 0 at rest, 1 reaches the top (clamped to 0..1000)") \
 	X(P_CTL_THETA1, "theta1_ctl", "Angle 1 (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta1") \
 	X(P_CTL_THETA2, "theta2_ctl", "Angle 2 (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta2") \
-	X(P_CTL_THETA3, "theta3_ctl", "Angle 3 (control)", PK_CONTROL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta3") \
-	X(P_CTL_THETA4, "theta4_ctl", "Angle 4 (control)", PK_CONTROL_OUT, PM(PARALLEL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta4") \
-	X(P_CTL_TIP_X, "tip_x_ctl", "Tip X (control)", PK_CONTROL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_x") \
-	X(P_CTL_TIP_Y, "tip_y_ctl", "Tip Y (control)", PK_CONTROL_OUT, PM(DOUBLE), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_y") \
+	X(P_CTL_THETA3, "theta3_ctl", "Angle 3 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta3") \
+	X(P_CTL_THETA4, "theta4_ctl", "Angle 4 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta4") \
+	X(P_CTL_THETA5, "theta5_ctl", "Angle 5 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta5") \
+	X(P_CTL_THETA6, "theta6_ctl", "Angle 6 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta6") \
+	X(P_CTL_TIP_X, "tip_x_ctl", "Tip X (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_x") \
+	X(P_CTL_TIP_Y, "tip_y_ctl", "Tip Y (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_y") \
 	X(P_CTL_ENERGY, "energy_ctl", "Energy (control)", PK_CONTROL_OUT, PM_ALL, 0, PENDULA_ENERGY_OUTPUT_MAX, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of energy") \
 	X(P_CTL_PIVOT_X, "pivot_x_ctl", "Pivot X (control)", PK_CONTROL_OUT, PM_ALL, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position x (m), for UIs") \
 	X(P_CTL_PIVOT_Y, "pivot_y_ctl", "Pivot Y (control)", PK_CONTROL_OUT, PM_ALL, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position y (m), for UIs") \
@@ -160,10 +182,12 @@ typedef enum {
 	X(P_ENERGY_MAX, "energy_max", "Energy CC range", PK_CONTROL_IN, PM_ALL, 0.01, 10, 1, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Energy mapped to the top of the CC range") \
 	X(P_CC_THETA1, "cc_theta1", "CC for angle 1", PK_CONTROL_IN, PM_ALL, -1, 127, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA1, -1, "Controller number theta1 is sent on (-1 = off)") \
 	X(P_CC_THETA2, "cc_theta2", "CC for angle 2", PK_CONTROL_IN, PM_ALL, -1, 127, 2, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA2, -1, "Controller number theta2 is sent on (-1 = off)") \
-	X(P_CC_THETA3, "cc_theta3", "CC for angle 3", PK_CONTROL_IN, PM(PARALLEL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA3, -1, "Controller number theta3 is sent on (-1 = off)") \
-	X(P_CC_THETA4, "cc_theta4", "CC for angle 4", PK_CONTROL_IN, PM(PARALLEL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA4, -1, "Controller number theta4 is sent on (-1 = off)") \
-	X(P_CC_TIP_X, "cc_tip_x", "CC for tip X", PK_CONTROL_IN, PM(DOUBLE), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_X, -1, "Controller number tip_x is sent on (-1 = off)") \
-	X(P_CC_TIP_Y, "cc_tip_y", "CC for tip Y", PK_CONTROL_IN, PM(DOUBLE), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_Y, -1, "Controller number tip_y is sent on (-1 = off)") \
+	X(P_CC_THETA3, "cc_theta3", "CC for angle 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA3, -1, "Controller number theta3 is sent on (-1 = off)") \
+	X(P_CC_THETA4, "cc_theta4", "CC for angle 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA4, -1, "Controller number theta4 is sent on (-1 = off)") \
+	X(P_CC_THETA5, "cc_theta5", "CC for angle 5", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA5, -1, "Controller number theta5 is sent on (-1 = off)") \
+	X(P_CC_THETA6, "cc_theta6", "CC for angle 6", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA6, -1, "Controller number theta6 is sent on (-1 = off)") \
+	X(P_CC_TIP_X, "cc_tip_x", "CC for tip X", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_X, -1, "Controller number tip_x is sent on (-1 = off)") \
+	X(P_CC_TIP_Y, "cc_tip_y", "CC for tip Y", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_Y, -1, "Controller number tip_y is sent on (-1 = off)") \
 	X(P_CC_ENERGY, "cc_energy", "CC for energy", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_ENERGY, -1, "Controller number energy is sent on (-1 = off)") \
 	X(P_CC_14BIT, "cc_14bit", "14-bit CC", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Send MSB on cc and LSB on cc+32") \
 	X(P_PIVOT_X_SYNC, "pivot_x_sync", "Pivot X tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the X forcing to a note value of the host tempo (0 = free)") \
@@ -187,7 +211,9 @@ typedef enum {
 	X(DOUBLE, P_N_BODIES, 2) \
 	X(PARALLEL, P_M2, 0.25) \
 	X(PARALLEL, P_THETA1_INIT, 30) \
-	X(PARALLEL, P_THETA2_INIT, 100)
+	X(PARALLEL, P_THETA2_INIT, 100) \
+	X(CHAIN, P_M3, 1) \
+	X(CHAIN, P_M4, 1)
 // clang-format on
 
 typedef struct {
@@ -256,6 +282,32 @@ static const pendula_sync_note pendula_sync_notes[] = {
 };
 #define PENDULA_N_SYNC_NOTES (sizeof(pendula_sync_notes) / sizeof(pendula_sync_notes[0]))
 
+/* link_shape (pendula_link_shape, pendula_engine.h). */
+static const char *const pendula_link_shape_labels[] = {
+    [PENDULA_SHAPE_BOBS] = "Bobs on rods",
+    [PENDULA_SHAPE_RODS] = "Uniform rods",
+    [PENDULA_SHAPE_CUSTOM] = "Custom (c, inertia)",
+};
+
+/* The scale points of a PF_ENUM port: the label of each integer value from
+ * its minimum to its maximum (NULL for any other value or port).  The TTL
+ * generator and the tests read them from here. */
+static inline const char *pendula_enum_label(pendula_port_id id, long value)
+{
+	const size_t n_shapes = sizeof(pendula_link_shape_labels) / sizeof(pendula_link_shape_labels[0]);
+	if (value < 0)
+		return NULL;
+	switch (id) {
+	case P_PIVOT_X_SYNC:
+	case P_PIVOT_Y_SYNC:
+		return (size_t)value < PENDULA_N_SYNC_NOTES ? pendula_sync_notes[value].label : NULL;
+	case P_LINK_SHAPE:
+		return (size_t)value < n_shapes ? pendula_link_shape_labels[value] : NULL;
+	default:
+		return NULL;
+	}
+}
+
 static inline pendula_model pendula_variant_model(pendula_variant v)
 {
 	return (pendula_model)(v / 2);
@@ -271,8 +323,8 @@ static inline unsigned pendula_variant_model_mask(pendula_variant v)
 	return 1u << pendula_variant_model(v);
 }
 
-/* Default value of a port in a model (the LV2 default is this as a float). */
-static inline double pendula_model_port_default(pendula_model model, pendula_port_id id)
+/* The model's own default of a port (PENDULA_MODEL_DEFAULTS), or NULL. */
+static inline const double *pendula_model_port_override(pendula_model model, pendula_port_id id)
 {
 	static const struct {
 		pendula_model model;
@@ -285,8 +337,15 @@ static inline double pendula_model_port_default(pendula_model model, pendula_por
 	};
 	for (size_t i = 0; i < sizeof(overrides) / sizeof(overrides[0]); ++i)
 		if (overrides[i].model == model && overrides[i].id == id)
-			return overrides[i].value;
-	return pendula_ports[id].def;
+			return &overrides[i].value;
+	return NULL;
+}
+
+/* Default value of a port in a model (the LV2 default is this as a float). */
+static inline double pendula_model_port_default(pendula_model model, pendula_port_id id)
+{
+	const double *value = pendula_model_port_override(model, id);
+	return value ? *value : pendula_ports[id].def;
 }
 
 static inline float pendula_port_default(pendula_variant v, pendula_port_id id)

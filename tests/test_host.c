@@ -333,9 +333,78 @@ static bool all_finite(const Rec *r, const char **bad_symbol)
 	return true;
 }
 
-static bool is_double(void)
+static bool has_port(pendula_port_id id)
 {
-	return pendula_variant_model(cur_variant) == PENDULA_MODEL_DOUBLE;
+	return pendula_port_index(cur_variant, id) >= 0;
+}
+
+/* The variant's control that sets the number of bodies or links (the port
+ * filling pendula_params.n_bodies), or P_NONE for a fixed number. */
+static int count_port(void)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (has_port((pendula_port_id)id) && pendula_ports[id].kind == PK_CONTROL_IN &&
+		    pendula_ports[id].param == (int)offsetof(pendula_params, n_bodies))
+			return id;
+	return P_NONE;
+}
+
+/* Bodies or links in the variant's default settings. */
+static int default_count(void)
+{
+	const int id = count_port();
+	return id == P_NONE ? (int)pendula_model_port_default(pendula_variant_model(cur_variant),
+	                                                      P_N_BODIES)
+	                    : (int)pendula_port_default(cur_variant, (pendula_port_id)id);
+}
+
+/* The signal output of angle k (0-based), or P_NONE. */
+static int angle_output(int k)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (has_port((pendula_port_id)id) && pendula_ports[id].kind == PK_SIGNAL_OUT &&
+		    pendula_ports[id].channel == PENDULA_CH_THETA + k)
+			return id;
+	return P_NONE;
+}
+
+static int field_offset(size_t array, int k)
+{
+	return (int)(array + (size_t)k * sizeof(double));
+}
+
+/* The port filling a double field of pendula_params at the given offset in
+ * the variant (e.g. PP(l[2])), or P_NONE. */
+static int port_of_field(int offset)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (has_port((pendula_port_id)id) && pendula_ports[id].kind == PK_CONTROL_IN &&
+		    pendula_ports[id].param == offset)
+			return id;
+	return P_NONE;
+}
+
+/* A chain of links from their hinges (double, chain): the default settings
+ * as link masses, lengths, centres of mass and inertias, from the port
+ * table (the double pendulum: bobs). */
+static int chain_defaults(double *m, double *l, double *c, double *ig)
+{
+	const pendula_variant v = cur_variant;
+	const int n = default_count();
+	const int shape = has_port(P_LINK_SHAPE) ? (int)pendula_port_default(v, P_LINK_SHAPE) : 0;
+	for (int k = 0; k < n; ++k) {
+		const int mp = port_of_field(field_offset(offsetof(pendula_params, m), k));
+		const int lp = port_of_field(field_offset(offsetof(pendula_params, l), k));
+		const int cp = port_of_field(field_offset(offsetof(pendula_params, c), k));
+		const int ip = port_of_field(field_offset(offsetof(pendula_params, inertia), k));
+		m[k] = pendula_port_default(v, (pendula_port_id)mp);
+		l[k] = pendula_port_default(v, (pendula_port_id)lp);
+		/* bobs: the mass at the end; rods: uniform (README.md) */
+		c[k] = shape == 0 ? l[k] : shape == 1 ? 0.5 * l[k] : pendula_port_default(v, (pendula_port_id)cp);
+		ig[k] = shape == 0 ? 0.0 : shape == 1 ? m[k] * l[k] * l[k] / 12.0
+		                                       : pendula_port_default(v, (pendula_port_id)ip);
+	}
+	return n;
 }
 
 static uint32_t seconds(double s)
@@ -552,15 +621,16 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 
 	LilvScalePoints *points = lilv_port_get_scale_points(p, port);
 	if (info->flags & PF_ENUM) {
-		CHECK(points && lilv_scale_points_size(points) == PENDULA_N_SYNC_NOTES,
-		      "port %s: %u scale points", sym,
-		      points ? lilv_scale_points_size(points) : 0);
+		/* one scale point per value of the range, labelled as the table says */
+		const unsigned want = (unsigned)lrintf(info->max - info->min) + 1u;
+		CHECK(points && lilv_scale_points_size(points) == want, "port %s: %u scale points, want %u",
+		      sym, points ? lilv_scale_points_size(points) : 0, want);
 		LILV_FOREACH (scale_points, i, points) {
 			const LilvScalePoint *sp = lilv_scale_points_get(points, i);
 			const int value = lilv_node_as_int(lilv_scale_point_get_value(sp));
 			const char *label = lilv_node_as_string(lilv_scale_point_get_label(sp));
-			CHECK(value >= 0 && (size_t)value < PENDULA_N_SYNC_NOTES &&
-			          !strcmp(label, pendula_sync_notes[value].label),
+			const char *table = pendula_enum_label((pendula_port_id)id, value);
+			CHECK(value >= info->min && value <= info->max && table && !strcmp(label, table),
 			      "port %s: scale point %d '%s'", sym, value, label);
 		}
 	} else {
@@ -647,10 +717,21 @@ static void test_first_frame(void)
 	      (double)r.sig[P_OUT_THETA1][0], 37.5 / 180.0);
 	CHECK(fabs(r.sig[P_OUT_THETA2][0] + 150.0 / 180.0) < 1e-6, "theta2[0] = %.9g, want %.9g",
 	      (double)r.sig[P_OUT_THETA2][0], -150.0 / 180.0);
-	if (is_double()) {
-		/* tip = (l1 sin th1 + l2 sin th2, -l1 cos th1 - l2 cos th2) / (l1 + l2) */
-		const double t1 = 37.5 * PI / 180.0, t2 = -150.0 * PI / 180.0;
-		const double x = 0.5 * (sin(t1) + sin(t2)), y = -0.5 * (cos(t1) + cos(t2));
+	if (has_port(P_OUT_TIP_X)) {
+		/* tip = sum_k l_k (sin th_k, -cos th_k) / sum_k l_k over the links */
+		double m[6], l[6], c[6], ig[6], x = 0.0, y = 0.0, len = 0.0;
+		const int n = chain_defaults(m, l, c, ig);
+		for (int k = 0; k < n; ++k) {
+			const int ip = port_of_field(field_offset(offsetof(pendula_params, theta_init), k));
+			const double th = (k == 0 ? 37.5 : k == 1 ? -150.0
+			                                          : pendula_port_default(cur_variant, (pendula_port_id)ip)) *
+			                  PI / 180.0;
+			x += l[k] * sin(th);
+			y -= l[k] * cos(th);
+			len += l[k];
+		}
+		x /= len;
+		y /= len;
 		CHECK(fabs(r.sig[P_OUT_TIP_X][0] - x) < 1e-6, "tip_x[0] = %.9g, want %.9g",
 		      (double)r.sig[P_OUT_TIP_X][0], x);
 		CHECK(fabs(r.sig[P_OUT_TIP_Y][0] - y) < 1e-6, "tip_y[0] = %.9g, want %.9g",
@@ -717,13 +798,17 @@ static void test_small_oscillation(void)
 	const double g = 100.0;
 	const double amp = 1.0; /* degrees */
 	const double sim = opt.quick ? 1.0 : 2.0;
-	if (is_double()) {
-		/* m1 = m2, l1 = l2 = l: omega^2 = (2 -+ sqrt 2) g / l, theta2 /
-		 * theta1 = +-sqrt 2 (the linearised equations). */
+	if (has_port(P_L1)) {
+		/* Two bobs (the double pendulum; the chain with n_links = 2 and
+		 * link_shape = bobs), m1 = m2, l1 = l2 = l: omega^2 = (2 -+ sqrt 2)
+		 * g / l, theta2 / theta1 = +-sqrt 2 (the linearised equations). */
 		const double l = 0.1;
 		for (int mode = 0; mode < 2; ++mode) {
 			const double sign = mode ? -1.0 : 1.0;
 			Host *h = host_new(cur_variant, cur_rate);
+			if (count_port() != P_NONE)
+				host_set(h, (pendula_port_id)count_port(), 2.0f);
+			host_set(h, P_LINK_SHAPE, 0.0f);
 			host_set(h, P_GRAVITY, (float)g);
 			host_set(h, P_L1, (float)l);
 			host_set(h, P_L2, (float)l);
@@ -731,7 +816,7 @@ static void test_small_oscillation(void)
 			host_set(h, P_M2, 1.0f);
 			host_set(h, P_THETA1_INIT, (float)amp);
 			host_set(h, P_THETA2_INIT, (float)(sign * sqrt(2.0) * amp));
-			check_mode(mode ? "double fast mode" : "double slow mode", h,
+			check_mode(mode ? "two bobs, fast mode" : "two bobs, slow mode", h,
 			           sqrt((2.0 - sign * sqrt(2.0)) * g / l), 1.0, sim);
 			host_free(h);
 		}
@@ -845,27 +930,40 @@ static double unwrap_angle(const float *x, size_t i, double ref)
 static double energy_from_angles(const Rec *r, size_t i, double dt)
 {
 	const pendula_variant v = cur_variant;
-	const pendula_port_id out[4] = {P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3, P_OUT_THETA4};
 	const size_t d = 8;
 	const double g = pendula_port_default(v, P_GRAVITY);
-	const int n = is_double() ? 2 : (int)pendula_port_default(v, P_N_BODIES);
-	double th[4] = {0}, w[4] = {0};
+	const int n = default_count();
+	double th[6] = {0}, w[6] = {0};
 	for (int k = 0; k < n; ++k) {
-		const float *x = r->sig[out[k]];
+		const float *x = r->sig[angle_output(k)];
 		th[k] = (double)x[i] * PI;
 		const double m2 = unwrap_angle(x, i - 2 * d, th[k]), m1 = unwrap_angle(x, i - d, th[k]),
 		             p1 = unwrap_angle(x, i + d, th[k]), p2 = unwrap_angle(x, i + 2 * d, th[k]);
 		w[k] = (m2 - 8.0 * m1 + 8.0 * p1 - p2) / (12.0 * (double)d * dt);
 	}
-	if (is_double()) {
-		const double m1 = pendula_port_default(v, P_M1), m2 = pendula_port_default(v, P_M2);
-		const double l1 = pendula_port_default(v, P_L1), l2 = pendula_port_default(v, P_L2);
-		const double t = 0.5 * (m1 + m2) * l1 * l1 * w[0] * w[0] +
-		                 m2 * l1 * l2 * cos(th[0] - th[1]) * w[0] * w[1] +
-		                 0.5 * m2 * l2 * l2 * w[1] * w[1];
-		const double u = -(m1 + m2) * g * l1 * cos(th[0]) - m2 * g * l2 * cos(th[1]);
-		const double u_min = -(m1 + m2) * g * l1 - m2 * g * l2;
-		return (t + u - u_min) / (2.0 * g * ((m1 + m2) * l1 + m2 * l2));
+	if (has_port(P_L1)) {
+		/* links in series from the positions of README.md: centre of
+		 * mass of link k at sum_{j<k} l_j p(th_j) + c_k p(th_k) */
+		double m[6], l[6], c[6], ig[6], t = 0.0, u = 0.0, u_min = 0.0;
+		chain_defaults(m, l, c, ig);
+		double vx = 0.0, vy = 0.0, below = 0.0;
+		for (int k = 0; k < n; ++k) {
+			const double gx = vx + c[k] * w[k] * cos(th[k]), gy = vy + c[k] * w[k] * sin(th[k]);
+			t += 0.5 * m[k] * (gx * gx + gy * gy) + 0.5 * ig[k] * w[k] * w[k];
+			vx += l[k] * w[k] * cos(th[k]);
+			vy += l[k] * w[k] * sin(th[k]);
+		}
+		double y = 0.0;
+		for (int k = 0; k < n; ++k) {
+			u += m[k] * g * (y - c[k] * cos(th[k]));
+			y -= l[k] * cos(th[k]);
+		}
+		/* U_max - U_min = 2 g sum_k (m_k c_k + (sum_{j>k} m_j) l_k) */
+		for (int k = n - 1; k >= 0; --k) {
+			u_min -= g * (m[k] * c[k] + below * l[k]);
+			below += m[k];
+		}
+		return (t + u - u_min) / (-2.0 * u_min);
 	}
 	const pendula_port_id mp[4] = {P_M1, P_M2, P_M3, P_M4}, cp[4] = {P_C1, P_C2, P_C3, P_C4},
 	                      ip[4] = {P_INERTIA1, P_INERTIA2, P_INERTIA3, P_INERTIA4},
@@ -928,9 +1026,11 @@ static void test_energy_is_physical(void)
 static void test_energy_damped(void)
 {
 	Host *h = host_new(cur_variant, cur_rate);
-	const pendula_port_id lambdas[4] = {P_LAMBDA1, P_LAMBDA2, P_LAMBDA3, P_LAMBDA4};
-	for (int k = 0; k < 4; ++k)
-		host_set(h, lambdas[k], is_double() ? 0.5f : 0.05f);
+	for (int k = 0; k < 6; ++k) {
+		const int id = port_of_field(field_offset(offsetof(pendula_params, lambda), k));
+		if (id != P_NONE) /* links in series (double, chain) or arms on a body */
+			host_set(h, (pendula_port_id)id, has_port(P_L1) ? 0.5f : 0.05f);
+	}
 	Rec r = {0};
 	host_render(h, &r, seconds(opt.quick ? 1.0 : 2.0), NULL);
 	const float *e = r.sig[P_OUT_ENERGY];
@@ -971,7 +1071,8 @@ static void render_scenario(Host *h, Rec *r, Blocking *b)
 	host_set(h, P_SIGMA2, 0.3f);
 	host_set(h, P_PIVOT_X_AMP, 0.05f);
 	host_set(h, P_PIVOT_X_FREQ, 3.0f);
-	host_set(h, P_N_BODIES, 4.0f);
+	if (count_port() != P_NONE)
+		host_set(h, (pendula_port_id)count_port(), 4.0f);
 	host_set(h, P_THETA1_INIT, 10.0f);
 	host_render(h, r, f2 - f1, b);
 	host_set(h, P_RESET, 1.0f);
@@ -1226,8 +1327,9 @@ static void test_control_outputs(void)
 	host_set(h, P_PIVOT_X_AMP, (float)ax);
 	host_set(h, P_PIVOT_X_FREQ, (float)fx);
 	host_set(h, P_TIME_SCALE, (float)ts);
-	if (!is_double())
-		host_set(h, P_N_BODIES, 2.0f);
+	const int count = count_port();
+	if (count != P_NONE)
+		host_set(h, (pendula_port_id)count, 2.0f);
 	Rec r = {0};
 	Blocking b = {0, 5150, true, false};
 	host_render(h, &r, len, &b);
@@ -1272,32 +1374,37 @@ static void test_control_outputs(void)
 	CHECK(pivot_bad == 0, "pivot_x_ctl/pivot_y_ctl wrong in %zu blocks (max error %.2e)",
 	      pivot_bad, worst_pivot);
 
-	if (!is_double()) {
-		/* N = 2: theta3 and theta4 are 0 */
+	if (count != P_NONE) {
+		/* N = 2: the angles of bodies 3.. are 0 */
+		const int n_max = (int)lrintf(pendula_ports[count].max);
 		bool zero = true;
-		for (size_t i = 0; i < r.n; ++i)
-			zero = zero && r.sig[P_OUT_THETA3][i] == 0.0f && r.sig[P_OUT_THETA4][i] == 0.0f;
-		CHECK(zero, "theta3/theta4 not 0 with n_bodies = 2");
+		for (int k = 2; k < n_max; ++k)
+			for (size_t i = 0; i < r.n; ++i)
+				zero = zero && r.sig[angle_output(k)][i] == 0.0f;
+		CHECK(zero, "angles beyond 2 not 0 with %s = 2", pendula_ports[count].symbol);
 		bool moving = false;
 		for (size_t i = 0; i < r.n; ++i)
 			moving = moving || r.sig[P_OUT_THETA2][i] != r.sig[P_OUT_THETA2][0];
-		CHECK(moving, "theta2 does not move with n_bodies = 2");
-		/* N grows to 4 while running: body 4 comes in, then goes away */
-		host_set(h, P_N_BODIES, 4.0f);
+		CHECK(moving, "theta2 does not move with %s = 2", pendula_ports[count].symbol);
+		/* N grows to its maximum while running: the last body comes in,
+		 * then goes away */
+		const int last = angle_output(n_max - 1);
+		host_set(h, (pendula_port_id)count, (float)n_max);
 		Rec more = {0};
 		host_render(h, &more, 2048, NULL);
 		bool nonzero = false;
 		for (size_t i = 64; i < more.n; ++i)
-			nonzero = nonzero || more.sig[P_OUT_THETA4][i] != 0.0f;
-		CHECK(nonzero, "theta4 stays 0 after n_bodies = 4");
-		host_set(h, P_N_BODIES, 1.0f);
+			nonzero = nonzero || more.sig[last][i] != 0.0f;
+		CHECK(nonzero, "%s stays 0 after %s = %d", pendula_ports[last].symbol,
+		      pendula_ports[count].symbol, n_max);
+		host_set(h, (pendula_port_id)count, 1.0f);
 		Rec fewer = {0};
 		host_render(h, &fewer, 2048, NULL);
 		zero = true;
-		for (size_t i = 0; i < fewer.n; ++i)
-			zero = zero && fewer.sig[P_OUT_THETA2][i] == 0.0f &&
-			       fewer.sig[P_OUT_THETA4][i] == 0.0f;
-		CHECK(zero, "theta2..4 not 0 right after n_bodies = 1");
+		for (int k = 1; k < n_max; ++k)
+			for (size_t i = 0; i < fewer.n; ++i)
+				zero = zero && fewer.sig[angle_output(k)][i] == 0.0f;
+		CHECK(zero, "angles 2.. not 0 right after %s = 1", pendula_ports[count].symbol);
 		rec_free(&more);
 		rec_free(&fewer);
 	}

@@ -480,10 +480,18 @@ int main(int argc, char **argv)
 	if (!lv2th_world_load("test_idisplay", argv[1], &world, plugins))
 		return 1;
 
+	int n_suites = 0;
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		if (!variant_tests[v][0].pName) {
+			/* a model the scene mapping does not know yet (its pose is
+			 * drawn by the common drawing module, tested with it) */
+			printf("test_idisplay: no checks for %s yet: skipped\n",
+			       pendula_variant_names[v]);
+			continue;
+		}
 		snprintf(suite_names[v], sizeof suite_names[v], "idisplay_%s",
 		         pendula_variant_names[v]);
-		suites[v] =
+		suites[n_suites++] =
 		    (CU_SuiteInfo){suite_names[v], NULL, NULL, NULL, NULL, variant_tests[v]};
 	}
 	const int status = test_cunit_main("test_idisplay", suites);

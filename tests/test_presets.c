@@ -258,26 +258,33 @@ static DawHost *load_activated(pendula_variant v, const char *slug)
 typedef struct {
 	int64_t frames;
 	int n_theta;
-	double min[4], max[4]; /* theta outputs, units of pi */
-	int flips[4];          /* wrap jumps (|step| > 1 unit) */
-	int flips_up[4];       /* +1 -> -1: positive rotation */
-	float prev[4];
+	double min[6], max[6]; /* theta outputs, units of pi */
+	int flips[6];          /* wrap jumps (|step| > 1 unit) */
+	int flips_up[6];       /* +1 -> -1: positive rotation */
+	float prev[6];
+	double dev_upright[6]; /* max |wrap(pi theta_k - pi)|, rad */
 	double e_first, e_min, e_max, e_last;
 	double max_dev_upright; /* max |wrap(pi theta1 - pi)|, rad */
 	bool finite;
 } run_stats;
 
-/* Angle outputs of the host's model: 2 (double pendulum) or 4. */
+static const pendula_port_id theta_port[6] = {P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3,
+                                              P_OUT_THETA4, P_OUT_THETA5, P_OUT_THETA6};
+
+/* Angle outputs of the host's plugin (theta1.. in the port table). */
 static int n_angles(const DawHost *h)
 {
-	return h->v == PENDULA_VARIANT_DOUBLE || h->v == PENDULA_VARIANT_DOUBLE_CV ? 2 : 4;
+	int n = 0;
+	while (n < 6 && pendula_port_index(h->v, theta_port[n]) >= 0)
+		++n;
+	return n;
 }
 
 static void stats_init(run_stats *s, const DawHost *h)
 {
 	memset(s, 0, sizeof(*s));
 	s->n_theta = n_angles(h);
-	for (int k = 0; k < 4; ++k) {
+	for (int k = 0; k < 6; ++k) {
 		s->min[k] = 1e30;
 		s->max[k] = -1e30;
 	}
@@ -285,9 +292,6 @@ static void stats_init(run_stats *s, const DawHost *h)
 	s->e_max = -1e30;
 	s->finite = true;
 }
-
-static const pendula_port_id theta_port[4] = {P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3,
-                                              P_OUT_THETA4};
 
 static void stats_block(run_stats *s, const DawHost *h, uint32_t n)
 {
@@ -307,6 +311,9 @@ static void stats_block(run_stats *s, const DawHost *h, uint32_t n)
 					s->flips_up[k]++;
 			}
 			s->prev[k] = x;
+			const double dev_k = fabs(daw_wrap(DAW_PI * x - DAW_PI));
+			if (dev_k > s->dev_upright[k])
+				s->dev_upright[k] = dev_k;
 		}
 		const double e = h->buf[P_OUT_ENERGY][i];
 		if (!isfinite(e))
@@ -394,10 +401,10 @@ static double inertia_o1(const DawHost *h)
 /* Claims                                                                  */
 
 /* Two hosts: the preset, and the preset with theta1_init moved by 1e-4 deg. */
-static double preset_divergence(const char *slug, double seconds)
+static double preset_divergence_on(pendula_variant v, const char *slug, double seconds)
 {
-	DawHost *a = load(PENDULA_VARIANT_DOUBLE, slug);
-	DawHost *b = load(PENDULA_VARIANT_DOUBLE, slug);
+	DawHost *a = load(v, slug);
+	DawHost *b = load(v, slug);
 	if (!a || !b) {
 		daw_host_free(a);
 		daw_host_free(b);
@@ -410,6 +417,11 @@ static double preset_divergence(const char *slug, double seconds)
 	daw_host_free(a);
 	daw_host_free(b);
 	return d;
+}
+
+static double preset_divergence(const char *slug, double seconds)
+{
+	return preset_divergence_on(PENDULA_VARIANT_DOUBLE, slug, seconds);
 }
 
 /* The preset on the double pendulum run for `seconds`: its statistics and
@@ -820,18 +832,173 @@ static void check_windmill(void)
 	daw_host_free(h);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The chain's presets                                                     */
+
+/* Links of the chain's preset in h: masses, lengths, centres of mass by the
+ * link_shape rule of README.md; returns N.  mu_k = m_k c_k + (sum_{j>k} m_j)
+ * l_k, the normalisation D = 2 g sum mu_k. */
+static int chain_links(const DawHost *h, double *m, double *l, double *c, double *mu)
+{
+	static const pendula_port_id mp[6] = {P_M1, P_M2, P_M3, P_M4, P_M5, P_M6};
+	static const pendula_port_id lp[6] = {P_L1, P_L2, P_L3, P_L4, P_L5, P_L6};
+	static const pendula_port_id cp[6] = {P_C1, P_C2, P_C3, P_C4, P_C5, P_C6};
+	const int n = (int)h->control[P_N_LINKS], shape = (int)h->control[P_LINK_SHAPE];
+	for (int k = 0; k < n; ++k) {
+		m[k] = h->control[mp[k]];
+		l[k] = h->control[lp[k]];
+		c[k] = shape == 0 ? l[k] : shape == 1 ? 0.5 * l[k] : h->control[cp[k]];
+	}
+	double below = 0.0;
+	for (int k = n - 1; k >= 0; --k) {
+		mu[k] = m[k] * c[k] + below * l[k];
+		below += m[k];
+	}
+	return n;
+}
+
+static void check_triple_rod_chaos(void)
+{
+	DawHost *h = load_activated(PENDULA_VARIANT_CHAIN, "triple-rod-chaos");
+	if (!h)
+		return;
+	CHECK(h->control[P_N_LINKS] == 3 && h->control[P_LINK_SHAPE] == 1,
+	      "not three uniform rods (n_links %g, link_shape %g)", (double)h->control[P_N_LINKS],
+	      (double)h->control[P_LINK_SHAPE]);
+	run_stats s;
+	render_stats(h, 60.0, 0.0, &s);
+	printf("\n    energy %.4f; flips in 60 s: %d / %d / %d", s.e_first, s.flips[0], s.flips[1],
+	       s.flips[2]);
+	CHECK(s.finite, "non-finite output");
+	for (int k = 0; k < 3; ++k)
+		CHECK(s.flips[k] >= 3, "link %d flipped %d times only", k + 1, s.flips[k]);
+	daw_host_free(h);
+	const double d = preset_divergence_on(PENDULA_VARIANT_CHAIN, "triple-rod-chaos", 30.0);
+	printf("; 1e-4 deg apart -> %.3g rad within 30 s", d);
+	CHECK(d > 1.0, "1e-4 deg grew only to %.3g rad", d);
+}
+
+static void check_six_bob_whip(void)
+{
+	DawHost *h = load_activated(PENDULA_VARIANT_CHAIN, "six-bob-whip");
+	if (!h)
+		return;
+	double m[6], l[6], c[6], mu[6], sum = 0.0;
+	const int n = chain_links(h, m, l, c, mu);
+	CHECK(n == 6, "n_links %d", n);
+	for (int k = 0; k < n; ++k)
+		sum += mu[k];
+	/* Link 1 upright with the rest hanging: U - U_min = 2 g mu_1, i.e. a
+	 * normalised energy of mu_1 / sum mu: link 1 can never go over. */
+	const double flip1 = mu[0] / sum;
+	run_stats s;
+	render_stats(h, 30.0, 0.0, &s);
+	printf("\n    energy %.4f, link 1 needs %.4f to flip; flips in 30 s:", s.e_first, flip1);
+	for (int k = 0; k < n; ++k)
+		printf(" %d", s.flips[k]);
+	CHECK(s.finite, "non-finite output");
+	CHECK(s.e_first < flip1, "energy %.4f enough for link 1 to flip (%.4f)", s.e_first, flip1);
+	CHECK(s.flips[0] == 0, "link 1 flipped %d times", s.flips[0]);
+	CHECK(s.flips[5] >= 20, "the tip link flipped only %d times", s.flips[5]);
+	daw_host_free(h);
+}
+
+static void check_chain_envelope(void)
+{
+	DawHost *h = load_activated(PENDULA_VARIANT_CHAIN, "chain-envelope");
+	if (!h)
+		return;
+	double e_prev = -1.0, worst_rise = 0.0, e0 = 0.0;
+	int64_t left = (int64_t)(20.0 * RATE);
+	bool finite = true;
+	while (left > 0) {
+		const uint32_t n = left < BLOCK ? (uint32_t)left : BLOCK;
+		daw_run(h, n);
+		for (uint32_t i = 0; i < n; ++i) {
+			const double e = h->buf[P_OUT_ENERGY][i];
+			finite = finite && isfinite(e);
+			if (e_prev < 0.0)
+				e0 = e;
+			else
+				worst_rise = fmax(worst_rise, e - e_prev);
+			e_prev = e;
+		}
+		left -= n;
+	}
+	printf("\n    energy %.4f -> %.5f in 20 s (%.0f times less), largest rise %.2e", e0, e_prev,
+	       e0 / e_prev, worst_rise);
+	CHECK(finite, "non-finite output");
+	CHECK(worst_rise <= 1e-6 * e0, "energy rose by %.3g", worst_rise);
+	CHECK(e_prev < e0 / 30.0, "energy fell only from %.4f to %.4f", e0, e_prev);
+	daw_host_free(h);
+}
+
+static void check_balanced_chain(void)
+{
+	DawHost *h = load(PENDULA_VARIANT_CHAIN, "balanced-chain");
+	if (!h)
+		return;
+	double m[6], l[6], c[6], mu[6];
+	const int n = chain_links(h, m, l, c, mu);
+	CHECK(n == 2 && h->control[P_LINK_SHAPE] == 1, "not two uniform rods");
+	/* Linearised about upright, R(0) phi'' = (g - Dy W^2 cos W t) diag(mu) phi:
+	 * modes q'' = nu (g - Dy W^2 cos W t) q with nu the eigenvalues of
+	 * R(0)^-1 diag(mu).  Kapitza's average holds each one up if
+	 * nu Dy^2 W^2 / 2 > g. */
+	const double ig0 = m[0] * l[0] * l[0] / 12.0, ig1 = m[1] * l[1] * l[1] / 12.0;
+	const double r11 = ig0 + m[0] * c[0] * c[0] + m[1] * l[0] * l[0], r22 = ig1 + m[1] * c[1] * c[1];
+	const double r12 = l[0] * mu[1];
+	/* det(diag(mu) - nu R) = 0 */
+	const double qa = r11 * r22 - r12 * r12, qb = -(mu[0] * r22 + mu[1] * r11), qc = mu[0] * mu[1];
+	const double nu_min = (-qb - sqrt(qb * qb - 4 * qa * qc)) / (2 * qa);
+	const double g = h->control[P_GRAVITY], dy = h->control[P_PIVOT_Y_AMP];
+	const double omega = 2.0 * DAW_PI * h->control[P_PIVOT_Y_FREQ];
+	const double omega_min = sqrt(2.0 * g / (nu_min * dy * dy));
+	daw_activate(h);
+	run_stats s;
+	render_stats(h, 60.0, 0.0, &s);
+	const double up = fmax(s.dev_upright[0], s.dev_upright[1]);
+	printf("\n    Kapitza threshold %.1f Hz, preset %.1f Hz; max distance from upright over "
+	       "60 s %.3f rad",
+	       omega_min / (2 * DAW_PI), omega / (2 * DAW_PI), up);
+	CHECK(omega > 1.2 * omega_min, "forcing %.1f Hz not above the threshold %.1f Hz",
+	      omega / (2 * DAW_PI), omega_min / (2 * DAW_PI));
+	CHECK(s.finite, "non-finite output");
+	CHECK(up < 0.5, "left upright by %.3f rad", up);
+	daw_host_free(h);
+	/* At 60 % of the frequency (below the threshold) it falls. */
+	h = load(PENDULA_VARIANT_CHAIN, "balanced-chain");
+	if (!h)
+		return;
+	h->control[P_PIVOT_Y_FREQ] *= 0.6f;
+	daw_activate(h);
+	render_stats(h, 20.0, 0.0, &s);
+	printf("; at 60 %%: %.3f rad", fmax(s.dev_upright[0], s.dev_upright[1]));
+	CHECK(fmax(s.dev_upright[0], s.dev_upright[1]) > 1.0, "stayed up below the threshold");
+	daw_host_free(h);
+}
+
 typedef struct {
 	const char *slug;
-	bool is_double; /* else parallel */
+	pendula_model model; /* the model whose two plugins the preset is for */
 	void (*check)(void);
 } claim;
 
 static const claim claims[] = {
-    {"gentle-sway", true, check_gentle_sway},        {"edge-of-chaos", true, check_edge_of_chaos},
-    {"full-chaos", true, check_full_chaos},          {"slow-envelope", false, check_slow_envelope},
-    {"kapitza-upright", false, check_kapitza},       {"parametric-swell", false, check_parametric},
-    {"chaos-man-four", false, check_chaos_man_four}, {"tempo-drive", true, check_tempo_drive},
-    {"chaotic-oscillator", true, check_oscillator},  {"windmill-ramp", false, check_windmill},
+    {"gentle-sway", PENDULA_MODEL_DOUBLE, check_gentle_sway},
+    {"edge-of-chaos", PENDULA_MODEL_DOUBLE, check_edge_of_chaos},
+    {"full-chaos", PENDULA_MODEL_DOUBLE, check_full_chaos},
+    {"slow-envelope", PENDULA_MODEL_PARALLEL, check_slow_envelope},
+    {"kapitza-upright", PENDULA_MODEL_PARALLEL, check_kapitza},
+    {"parametric-swell", PENDULA_MODEL_PARALLEL, check_parametric},
+    {"chaos-man-four", PENDULA_MODEL_PARALLEL, check_chaos_man_four},
+    {"tempo-drive", PENDULA_MODEL_DOUBLE, check_tempo_drive},
+    {"chaotic-oscillator", PENDULA_MODEL_DOUBLE, check_oscillator},
+    {"windmill-ramp", PENDULA_MODEL_PARALLEL, check_windmill},
+    {"triple-rod-chaos", PENDULA_MODEL_CHAIN, check_triple_rod_chaos},
+    {"six-bob-whip", PENDULA_MODEL_CHAIN, check_six_bob_whip},
+    {"chain-envelope", PENDULA_MODEL_CHAIN, check_chain_envelope},
+    {"balanced-chain", PENDULA_MODEL_CHAIN, check_balanced_chain},
 };
 #define N_CLAIMS (sizeof claims / sizeof claims[0])
 
@@ -849,16 +1016,18 @@ static void test_library(void)
 		CHECK(p->comment[0] != '\0', "%s: no rdfs:comment", p->slug);
 		CHECK(!strchr(p->comment, '\n') && strlen(p->comment) < 200,
 		      "%s: the description is not one line", p->slug);
-		const bool dbl =
-		    p->applies[PENDULA_VARIANT_DOUBLE] && p->applies[PENDULA_VARIANT_DOUBLE_CV];
-		const bool par =
-		    p->applies[PENDULA_VARIANT_PARALLEL] && p->applies[PENDULA_VARIANT_PARALLEL_CV];
-		CHECK(dbl != par, "%s: should apply to both variants of one model", p->slug);
+		int models = 0, model = -1;
+		for (int m = 0; m < PENDULA_N_MODELS; ++m)
+			if (p->applies[2 * m] && p->applies[2 * m + 1]) {
+				++models;
+				model = m;
+			}
+		CHECK(models == 1, "%s: should apply to both variants of one model", p->slug);
 		bool has_claim = false;
 		for (size_t c = 0; c < N_CLAIMS; ++c)
 			if (!strcmp(claims[c].slug, p->slug)) {
 				has_claim = true;
-				CHECK(claims[c].is_double == dbl, "%s: applies to the wrong model",
+				CHECK((int)claims[c].model == model, "%s: applies to the wrong model",
 				      p->slug);
 			}
 		CHECK(has_claim, "%s: no check of its claim in test_presets.c", p->slug);
@@ -887,14 +1056,15 @@ static void test_cv_variants(void)
 {
 	for (size_t i = 0; i < n_presets; ++i) {
 		const preset_info *p = &presets[i];
-		const bool dbl = p->applies[PENDULA_VARIANT_DOUBLE];
-		const pendula_variant va = dbl ? PENDULA_VARIANT_DOUBLE : PENDULA_VARIANT_PARALLEL;
-		const pendula_variant vc =
-		    dbl ? PENDULA_VARIANT_DOUBLE_CV : PENDULA_VARIANT_PARALLEL_CV;
-		if (!p->applies[va] || !p->applies[vc])
+		int va = -1;
+		for (int v = 0; v < PENDULA_N_VARIANTS && va < 0; v += 2)
+			if (p->applies[v])
+				va = v;
+		if (va < 0 || !p->applies[va + 1])
 			continue;
+		const pendula_variant vc = (pendula_variant)(va + 1);
 		restore_ctx ca, cc;
-		DawHost *a = host_with_preset(va, p, &ca);
+		DawHost *a = host_with_preset((pendula_variant)va, p, &ca);
 		DawHost *c = host_with_preset(vc, p, &cc);
 		a->recording = c->recording = true;
 		daw_activate(a);
@@ -911,7 +1081,7 @@ static void test_cv_variants(void)
 				if (!isfinite(a->rec[id][f]))
 					finite = false;
 		}
-		CHECK(same, "%s: %s and %s differ", p->slug, pendula_variant_names[va],
+		CHECK(same, "%s: %s and %s differ", p->slug, pendula_variant_names[(pendula_variant)va],
 		      pendula_variant_names[vc]);
 		CHECK(finite, "%s: non-finite output", p->slug);
 		daw_host_free(a);

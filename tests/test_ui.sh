@@ -34,8 +34,11 @@ plugin=${4:?$usage}
 case $plugin in
 double | parallel) ;;
 *)
-	echo "test_ui.sh: plugin must be double or parallel, not '$plugin'"
-	exit 2
+	# The probe knows the geometry of these two only (ui/draw.c); other
+	# models are drawn from their poses by the common drawing module, whose
+	# tests come with it.
+	echo "test_ui.sh: no UI probe for '$plugin' yet: skipped"
+	exit 77
 	;;
 esac
 uri="https://pendula.invalid/plugins/pendula#$plugin"

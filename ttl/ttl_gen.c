@@ -209,14 +209,19 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 		        n_props++ ? ", " : " ;\n\t\tlv2:portProperty ");
 
 	if (p->flags & PF_ENUM) {
-		if ((long)PENDULA_N_SYNC_NOTES != nearest(p->max) + 1 || p->min != 0.0f)
-			fail("port %s: range 0..%g does not match the %zu sync notes", p->symbol,
-			     (double)p->max, (size_t)PENDULA_N_SYNC_NOTES);
+		const long lo = nearest(p->min), hi = nearest(p->max);
+		if (pendula_enum_label(id, lo - 1) || pendula_enum_label(id, hi + 1))
+			fail("port %s: scale points beyond the range %ld..%ld", p->symbol, lo, hi);
 		fputs(" ;\n\t\tlv2:scalePoint", f);
-		for (size_t i = 0; i < PENDULA_N_SYNC_NOTES; ++i) {
-			fprintf(f, "%s[ rdfs:label ", i ? ",\n\t\t\t" : " ");
-			put_string(f, pendula_sync_notes[i].label);
-			fprintf(f, " ; rdf:value %zu ]", i);
+		for (long i = lo; i <= hi; ++i) {
+			const char *label = pendula_enum_label(id, i);
+			if (!label) {
+				fail("port %s: no scale point for %ld", p->symbol, i);
+				continue;
+			}
+			fprintf(f, "%s[ rdfs:label ", i > lo ? ",\n\t\t\t" : " ");
+			put_string(f, label);
+			fprintf(f, " ; rdf:value %ld ]", i);
 		}
 	}
 	fputs("\n\t]", f);
@@ -401,8 +406,10 @@ static void write_markdown_model(FILE *f, pendula_model model)
 		fprintf(f, " | %s | %s", units[p->unit].symbol, p->doc);
 		if (p->flags & PF_ENUM) {
 			fputs(": ", f);
-			for (size_t i = 0; i < PENDULA_N_SYNC_NOTES; ++i)
-				fprintf(f, "%s%zu = %s", i ? ", " : "", i, pendula_sync_notes[i].label);
+			for (long i = nearest(p->min); i <= nearest(p->max); ++i)
+				if (pendula_enum_label((pendula_port_id)id, i))
+					fprintf(f, "%s%ld = %s", i > nearest(p->min) ? ", " : "", i,
+					        pendula_enum_label((pendula_port_id)id, i));
 		}
 		fputs(" |\n", f);
 	}

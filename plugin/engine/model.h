@@ -37,6 +37,10 @@ enum {
 #define PENDULA_KAPPA_SLOW  0.05
 #define PENDULA_KAPPA_FORCE 0.1 /* forcing: about 63 steps per forcing period */
 #define PENDULA_KAPPA_DAMP  1.0 /* damping rate: the composed decay per step is within 0.5 % */
+/* Large motions: at most PENDULA_KAPPA_RATE radians per step of the relative
+ * turn of two bodies (the angles the trigonometry sees); for a harmonic
+ * oscillator the composed step is then off by 9e-8 of the rate. */
+#define PENDULA_KAPPA_RATE 0.1
 /* Largest step, simulated seconds: 2^-9 s. */
 #define PENDULA_H_MAX (1.0 / 512.0)
 

@@ -34,10 +34,10 @@
  * would give 1.5e-6 and fewer capped settings, but the fixed-point solve
  * then fails on some in-range stiff, damped settings.) */
 #define KAPPA_NAT 0.05
-/* Large motions: at most KAPPA_RATE radians per step of body 1 plus the
- * fastest arm (the angles the trigonometry sees turn at that rate); by the
- * same measure, 9e-8 of the rate. */
-#define KAPPA_RATE 0.1
+/* Large motions: at most PENDULA_KAPPA_RATE (model.h) radians per step of
+ * body 1 plus the fastest arm (the angles the trigonometry sees turn at that
+ * rate). */
+#define KAPPA_RATE PENDULA_KAPPA_RATE
 
 _Static_assert(sizeof(pendula_chaosman) <= PENDULA_SYSTEM_BYTES, "model constants fit");
 

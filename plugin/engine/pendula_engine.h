@@ -33,7 +33,8 @@ extern "C" {
  * plugin/ports.h, says which port fills which field). */
 typedef struct {
 	pendula_model model;
-	int n_bodies;      /* bodies N (parallel); double: 2 */
+	int n_bodies;      /* bodies N (parallel), links N (chain); double: 2 */
+	int shape;         /* chain: pendula_link_shape of every link */
 	double time_scale; /* simulated seconds per second of audio */
 	double gravity;    /* g, m/s^2 */
 	double m[PENDULA_MAX_BODIES];       /* masses, kg */
@@ -48,6 +49,13 @@ typedef struct {
 	double pivot_y_amp, pivot_y_freq;   /* Delta_y (m), Omega_y / 2 pi (Hz) */
 	double theta_init[PENDULA_MAX_BODIES]; /* initial angles, rad */
 } pendula_params;
+
+/* What the links of a chain are (the `link_shape` port). */
+typedef enum {
+	PENDULA_SHAPE_BOBS = 0,   /* point masses on massless rods: c = l, I_G = 0 */
+	PENDULA_SHAPE_RODS = 1,   /* uniform rods: c = l / 2, I_G = m l^2 / 12 */
+	PENDULA_SHAPE_CUSTOM = 2, /* c{k} and inertia{k} as set */
+} pendula_link_shape;
 
 /* Fills p with the model's defaults: the port table's (plugin/ports.h). */
 void pendula_params_default(pendula_params *p, pendula_model model);

@@ -20,7 +20,11 @@
 	X(PARALLEL, parallel, "Chaos Man",                                                         \
 	  "The parallel multiple rigid pendulum (\"Chaos Man\"): up to four rigid bodies, bodies " \
 	  "2..N hinged on body 1; angles and energy come out as audio-rate modulation signals "    \
-	  "and as MIDI control changes.")
+	  "and as MIDI control changes.")                                                         \
+	X(CHAIN, chain, "Chain Pendulum",                                                        \
+	  "A series multiple pendulum: up to six links hanging one from the next, each a bob on "  \
+	  "a rod, a uniform rod or a rigid body of your own; angles, tip position and energy "     \
+	  "come out as audio-rate modulation signals and as MIDI control changes.")
 
 typedef enum {
 #define PENDULA_X_MODEL_ENUM(id, slug, name, desc) PENDULA_MODEL_##id,
