@@ -271,15 +271,9 @@ static void signal_last_from_engine(Pendula *self)
 	for (int s = 0; s < self->n_signals; ++s) {
 		const int ch = self->signal_ch[s];
 		const int k = ch - PENDULA_CH_THETA;
-		float v = 0.0f;
-		if (is_angle_channel(ch))
-			v = k < self->n_bodies_pushed ? pendula_angle_output(f.theta[k]) : 0.0f;
-		else if (ch == PENDULA_CH_TIP_X)
-			v = (float)f.tip_x_norm;
-		else if (ch == PENDULA_CH_TIP_Y)
-			v = (float)f.tip_y_norm;
-		else if (ch == PENDULA_CH_ENERGY)
-			v = (float)f.energy;
+		float v = (float)pendula_frame_channel(&f, ch);
+		if (is_angle_channel(ch) && k >= self->n_bodies_pushed)
+			v = 0.0f;
 		self->signal_last[s] = v;
 	}
 }
