@@ -297,6 +297,7 @@ static void write_control_outputs(Pendula *self)
 	pendula_engine_last(self->engine, &f);
 	write_control_output(self, P_CTL_PIVOT_X, (float)f.pivot_x);
 	write_control_output(self, P_CTL_PIVOT_Y, (float)f.pivot_y);
+	write_control_output(self, P_CTL_PIVOT_Z, (float)f.pivot_z);
 }
 
 /* ---------------------------------------------------------------------- */

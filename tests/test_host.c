@@ -392,6 +392,10 @@ static const char *expected_unit(pendula_unit u, bool *custom)
 		return "N·m·s";
 	case PU_NM:
 		return "N·m";
+	case PU_PER_M:
+		return "1/m";
+	case PU_RAD_PER_M:
+		return "rad/m";
 	default:
 		break;
 	}

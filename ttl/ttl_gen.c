@@ -43,6 +43,8 @@ static const unit_desc units[] = {
 	[PU_NM] = {NULL, "newton metre", "N·m"},
 	[PU_HZ] = {"hz", NULL, "Hz"},
 	[PU_DEGREE] = {"degree", NULL, "°"},
+	[PU_PER_M] = {NULL, "per metre", "1/m"},
+	[PU_RAD_PER_M] = {NULL, "radian per metre", "rad/m"},
 };
 
 static const char *prefixes =

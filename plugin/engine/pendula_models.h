@@ -20,7 +20,14 @@
 	X(PARALLEL, parallel, "Chaos Man",                                                         \
 	  "The parallel multiple rigid pendulum (\"Chaos Man\"): up to four rigid bodies, bodies " \
 	  "2..N hinged on body 1; angles and energy come out as audio-rate modulation signals "    \
-	  "and as MIDI control changes.")
+	  "and as MIDI control changes.")                                                          \
+	X(SPHERICAL, spherical, "Spherical Pendulum",                                              \
+	  "A 3-D pendulum of one to four point masses on rods, free to swing in every direction; " \
+	  "its tip position, the direction of its first rod and its energy come out as "           \
+	  "audio-rate modulation signals and as MIDI control changes.")                            \
+	X(BEAD, bead, "Bead on a Surface",                                                         \
+	  "A bead sliding on a shaken ellipsoid or on a moving wavy floor; its position and "      \
+	  "energy come out as audio-rate modulation signals and as MIDI control changes.")
 
 typedef enum {
 #define PENDULA_X_MODEL_ENUM(id, slug, name, desc) PENDULA_MODEL_##id,
