@@ -462,7 +462,15 @@ int main(int argc, char **argv)
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
+	/* The inline display draws the planar plugins; the 3-D ones come with
+	 * the new drawing module (their rows of tests[] are empty). */
+	unsigned expected = 0;
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		if (!tests[v][0]) {
+			printf("test_idisplay: %s not drawn yet, skipped\n", pendula_variant_names[v]);
+			continue;
+		}
+		expected += 4;
 		char name[64];
 		snprintf(name, sizeof name, "idisplay_%s", pendula_variant_names[v]);
 		CU_pSuite suite = CU_add_suite(name, NULL, NULL);
@@ -479,8 +487,8 @@ int main(int argc, char **argv)
 	CU_cleanup_registry();
 	lilv_world_free(world);
 	lv2th_free_uris();
-	if (ran != 4 * PENDULA_N_VARIANTS) {
-		printf("test_idisplay: %u tests ran, expected %d\n", ran, 4 * PENDULA_N_VARIANTS);
+	if (ran != expected || expected < 16) {
+		printf("test_idisplay: %u tests ran, expected %u\n", ran, expected);
 		return 1;
 	}
 	return failures ? 1 : 0;

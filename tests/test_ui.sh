@@ -31,8 +31,14 @@ lv2path=${3:?$usage}
 plugin=${4:?$usage}
 case $plugin in
 double | parallel) ;;
+spherical | bead)
+	# registered plugins the X11 UI does not draw yet (3-D poses come
+	# with the new drawing module): a visible skip, not a silent pass
+	echo "SKIP-REASON: the UI does not draw '$plugin' yet"
+	exit 77
+	;;
 *)
-	echo "test_ui.sh: plugin must be double or parallel, not '$plugin'"
+	echo "test_ui.sh: plugin must be double, parallel, spherical or bead, not '$plugin'"
 	exit 2
 	;;
 esac

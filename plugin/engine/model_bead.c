@@ -94,7 +94,9 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 		f->forced = f->accel_x > 0.0 || f->accel_y > 0.0;
 		bm->curvature = 2.0 * bm->d + bm->amp * bm->k * bm->k;
 		bm->size = bm->half_width;
-		sys->energy_min = 0.0;
+		/* U = m g y >= -m g A: the floor can dip below 0 by the wave's
+		 * amplitude; the range is m g d axis_x^2 (README.md) */
+		sys->energy_min = -bm->m * g * bm->amp;
 		sys->energy_range = bm->m * g * bm->d * bm->half_width * bm->half_width;
 		rate_extra = bm->omega; /* the wave moves the floor */
 	}
@@ -439,10 +441,9 @@ static double bead_power(const pendula_system *sys, const double *q, const doubl
 static double bead_step_bound(const pendula_system *sys, double energy_norm)
 {
 	const bead_model *bm = BM(sys);
-	double t_max = energy_norm * sys->energy_range - sys->energy_min - bm->m * sys->g * bm->size;
-	/* T = E - U, U >= -m g (size + amp) on either surface */
-	t_max = energy_norm * sys->energy_range + sys->energy_min +
-	        bm->m * sys->g * (bm->surface == SURFACE_FLOOR ? bm->amp : bm->axis[1]);
+	/* T = E - U <= E - U_min = energy_norm * range (energy_min is U_min on
+	 * the ellipsoid, a lower bound of U on the floor) */
+	double t_max = energy_norm * sys->energy_range;
 	if (!(t_max > 0.0))
 		t_max = 0.0;
 	const double rate = sqrt(2.0 * t_max * bm->inv_m) * bm->curvature;
