@@ -206,10 +206,10 @@ typedef enum {
 	X(P_CC_TIP_Z, "cc_tip_z", "CC for tip Z", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_Z, -1, "Controller number tip_z is sent on (-1 = off)") \
 	X(P_CC_X1, "cc_x1", "CC for direction X", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X1, -1, "Controller number x1 is sent on (-1 = off)") \
 	X(P_CC_Y1, "cc_y1", "CC for direction Y", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, 2, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y1, -1, "Controller number y1 is sent on (-1 = off)") \
-	X(P_CC_Z1, "cc_z1", "CC for direction Z", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, 3, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z1, -1, "Controller number z1 is sent on (-1 = off)") \
+	X(P_CC_Z1, "cc_z1", "CC for direction Z", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z1, -1, "Controller number z1 is sent on (-1 = off)") \
 	X(P_CC_X, "cc_x", "CC for position X", PK_CONTROL_IN, PM(BEAD), -1, 127, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X, -1, "Controller number x is sent on (-1 = off)") \
 	X(P_CC_Y, "cc_y", "CC for position Y", PK_CONTROL_IN, PM(BEAD), -1, 127, 2, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y, -1, "Controller number y is sent on (-1 = off)") \
-	X(P_CC_Z, "cc_z", "CC for position Z", PK_CONTROL_IN, PM(BEAD), -1, 127, 3, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z, -1, "Controller number z is sent on (-1 = off)") \
+	X(P_CC_Z, "cc_z", "CC for position Z", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z, -1, "Controller number z is sent on (-1 = off)") \
 	X(P_CC_ENERGY, "cc_energy", "CC for energy", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_ENERGY, -1, "Controller number energy is sent on (-1 = off)") \
 	X(P_CC_14BIT, "cc_14bit", "14-bit CC", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Send MSB on cc and LSB on cc+32") \
 	X(P_PIVOT_X_SYNC, "pivot_x_sync", "Pivot X tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the X forcing to a note value of the host tempo (0 = free)") \

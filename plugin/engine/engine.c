@@ -404,8 +404,12 @@ static void next_step(pendula_engine *e)
 		memset(start_der, 0, sizeof(start_der));
 	}
 	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch) {
-		double c[4];
-		hermite(c, start_val[ch], start_der[ch], e->end_val[ch], e->end_der[ch], e->h);
+		double c[4] = {0.0, 0.0, 0.0, 0.0};
+		/* (most models leave most channels at 0: their cubic is 0) */
+		if (start_val[ch] != 0.0 || start_der[ch] != 0.0 || e->end_val[ch] != 0.0 ||
+		    e->end_der[ch] != 0.0)
+			hermite(c, start_val[ch], start_der[ch], e->end_val[ch], e->end_der[ch],
+			        e->h);
 		if (ch >= PENDULA_CH_TIP_X && ch - PENDULA_CH_TIP_X < N_POLY)
 			memcpy(e->poly[ch - PENDULA_CH_TIP_X], c, sizeof(c));
 		const double scale = ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES ? 1.0 / PENDULA_PI : 1.0;

@@ -233,7 +233,7 @@ static inline void effective_gravity_at(const pendula_system *sys, const pendula
 		pendula_effective_gravity3(sys, s->phase_x, s->phase_y, s->phase_z, g3);
 }
 
-static void rattle_force(const pendula_system *sys, const double *q, const pendula_state *s,
+static inline __attribute__((always_inline)) void rattle_force(const pendula_system *sys, const double *q, const pendula_state *s,
                          double *f)
 {
 	(void)q;
@@ -246,7 +246,7 @@ static void rattle_force(const pendula_system *sys, const double *q, const pendu
 		f[2] = 0.0;
 }
 
-static void rattle_damp(const pendula_system *sys, const double *q, const double *v, double *f)
+static inline __attribute__((always_inline)) void rattle_damp(const pendula_system *sys, const double *q, const double *v, double *f)
 {
 	(void)q;
 	const double c = BM(sys)->drag;
@@ -254,7 +254,7 @@ static void rattle_damp(const pendula_system *sys, const double *q, const double
 		f[i] -= c * v[i];
 }
 
-static int rattle_shake(const pendula_system *sys, const double *q0, const double *qt,
+static inline __attribute__((always_inline)) int rattle_shake(const pendula_system *sys, const double *q0, const double *qt,
                         const pendula_state *s1, double h, double *tau, double *dq)
 {
 	const bead_model *bm = BM(sys);
@@ -297,7 +297,7 @@ static int rattle_shake(const pendula_system *sys, const double *q0, const doubl
 }
 
 /* (m + h/2 lambda) v1 = pt - nu n1, n1 . v1 + g_t = 0. */
-static void rattle_project(const pendula_system *sys, const double *q1, const double *pt,
+static inline __attribute__((always_inline)) void rattle_project(const pendula_system *sys, const double *q1, const double *pt,
                            double h, const pendula_state *s1, double *p1)
 {
 	const bead_model *bm = BM(sys);
@@ -310,15 +310,12 @@ static void rattle_project(const pendula_system *sys, const double *q1, const do
 		p1[i] = (pt[i] - nu * n[i]) * f;
 }
 
-static const pendula_rattle_model bead_rattle = {rattle_force, rattle_damp, rattle_shake,
-                                                 rattle_project};
-
 static int bead_step_base(const pendula_system *sys, pendula_state *s, double h,
                           pendula_predictor *pr)
 {
 	const bead_model *bm = BM(sys);
 	return pendula_rattle_step(sys, s, h, pr, 3, bm->mass3, bm->inv_m3, bm->drag > 0.0,
-	                           &bead_rattle);
+	                           rattle_force, rattle_damp, rattle_shake, rattle_project);
 }
 
 static int base_for_suzuki(const pendula_system *sys, pendula_state *s, double h,

@@ -475,14 +475,13 @@ project_n(const pendula_system *sys, const double *q1, const double *pt, double 
 		(void)s1;                                                                          \
 		project_n(sys, q1, pt, h, p1, N);                                                  \
 	}                                                                                          \
-	static const pendula_rattle_model rattle_##N = {force_##N, damp_##N, shake_##N,            \
-	                                                project_##N};                              \
 	static int base_##N(const pendula_system *sys, pendula_state *s, double h,                \
 	                    pendula_predictor *pr, const int n)                                    \
 	{                                                                                          \
 		(void)n;                                                                           \
 		return pendula_rattle_step(sys, s, h, pr, 3 * N, SM(sys)->mass3, SM(sys)->inv_m3,  \
-		                           SM(sys)->damped, &rattle_##N);                          \
+		                           SM(sys)->damped, force_##N, damp_##N, shake_##N,        \
+		                           project_##N);                                           \
 	}
 
 SPHERICAL_RATTLE_N(1)

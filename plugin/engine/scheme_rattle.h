@@ -55,15 +55,16 @@
 
 #include "model.h"
 
-typedef struct {
-	void (*force)(const pendula_system *sys, const double *q, const pendula_state *s,
-	              double *f);
-	void (*damp)(const pendula_system *sys, const double *q, const double *v, double *f);
-	int (*shake)(const pendula_system *sys, const double *q0, const double *qt,
-	             const pendula_state *s1, double h, double *tau, double *dq);
-	void (*project)(const pendula_system *sys, const double *q1, const double *pt, double h,
-	                const pendula_state *s1, double *p1);
-} pendula_rattle_model;
+typedef void (*pendula_rattle_force)(const pendula_system *sys, const double *q,
+                                     const pendula_state *s, double *f);
+typedef void (*pendula_rattle_damp)(const pendula_system *sys, const double *q, const double *v,
+                                    double *f);
+typedef int (*pendula_rattle_shake)(const pendula_system *sys, const double *q0,
+                                    const double *qt, const pendula_state *s1, double h,
+                                    double *tau, double *dq);
+typedef void (*pendula_rattle_project)(const pendula_system *sys, const double *q1,
+                                       const double *pt, double h, const pendula_state *s1,
+                                       double *p1);
 
 /* Advances the forcing phases and the time of s by h (what every base step
  * does once). */
@@ -76,44 +77,46 @@ static inline void pendula_rattle_advance_clock(const pendula_system *sys, pendu
 	s->t += h;
 }
 
-/* One RATTLE step of the model m over h, dof coordinates with masses
- * mass[] and inverse masses inv_m[] (per coordinate).  pr->correction[pr->stage] keeps each
- * stage's multipliers from the step before as the guess for this one. */
+/* One RATTLE step over h of a model given by its four parts (constant
+ * function pointers: the step inlines them), dof coordinates with masses
+ * mass[] and inverse masses inv_m[] (per coordinate).
+ * pr->correction[pr->stage] keeps each stage's multipliers from the step
+ * before as the guess for this one. */
 static inline __attribute__((always_inline)) int
 pendula_rattle_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
                     const int dof, const double *mass, const double *inv_m, const int damped,
-                    const pendula_rattle_model *m)
+                    const pendula_rattle_force force, const pendula_rattle_damp damp,
+                    const pendula_rattle_shake shake, const pendula_rattle_project project)
 {
 	double f[PENDULA_MAX_DOF], v[PENDULA_MAX_DOF], pt[PENDULA_MAX_DOF], qt[PENDULA_MAX_DOF];
-	double dq[PENDULA_MAX_DOF];
+	double q0[PENDULA_MAX_DOF], dq[PENDULA_MAX_DOF];
 	const double hh = 0.5 * h;
-	m->force(sys, s->q, s, f);
+	force(sys, s->q, s, f);
 	if (damped) {
 		for (int i = 0; i < dof; ++i)
 			v[i] = s->p[i] * inv_m[i];
-		m->damp(sys, s->q, v, f);
+		damp(sys, s->q, v, f);
 	}
 	for (int i = 0; i < dof; ++i) {
+		q0[i] = s->q[i];
 		pt[i] = s->p[i] + hh * f[i];
-		qt[i] = s->q[i] + h * inv_m[i] * pt[i];
+		qt[i] = q0[i] + h * inv_m[i] * pt[i];
 	}
-	pendula_state s1 = *s;
-	pendula_rattle_advance_clock(sys, &s1, h);
+	pendula_rattle_advance_clock(sys, s, h); /* s is at t1 from here on */
 	const int learn = pr && pr->stage >= 0 && pr->stage < PENDULA_MAX_STAGES;
 	double local[PENDULA_MAX_BODIES] = {0};
 	double *tau = learn ? pr->correction[pr->stage] : local;
-	const int it = m->shake(sys, s->q, qt, &s1, h, tau, dq);
+	const int it = shake(sys, q0, qt, s, h, tau, dq);
 	/* q1 = q0 + h M^-1 p_h: p_h = p~ + M dq / h (the constraint impulse). */
 	const double inv_h = 1.0 / h;
 	for (int i = 0; i < dof; ++i) {
-		s1.q[i] = qt[i] + dq[i];
+		s->q[i] = qt[i] + dq[i];
 		pt[i] += mass[i] * dq[i] * inv_h;
 	}
-	m->force(sys, s1.q, &s1, f);
+	force(sys, s->q, s, f);
 	for (int i = 0; i < dof; ++i)
 		pt[i] += hh * f[i];
-	m->project(sys, s1.q, pt, h, &s1, s1.p);
-	*s = s1;
+	project(sys, s->q, pt, h, s, s->p);
 	return it;
 }
 
