@@ -159,8 +159,8 @@ static inline void normal_at(const bead_model *bm, const double *r, double t, do
 }
 
 /* Puts r, v on the surface at time t: the ellipsoid scales r in its own
- * coordinates, the floor keeps x; the velocity loses its normal part (plus
- * the surface's own motion). */
+ * coordinates and the velocity loses its normal part; the floor keeps x and
+ * x', and y, y' follow the floor. */
 static void bead_adapt(const pendula_system *sys, int from, double *q, double *qdot, double t)
 {
 	(void)from;
@@ -184,9 +184,14 @@ static void bead_adapt(const pendula_system *sys, int from, double *q, double *q
 				q[i] *= s;
 		}
 	} else {
-		q[1] = floor_y(bm, q[0], t, NULL, NULL);
+		/* the floor keeps x and x' (README.md: the bead starts with
+		 * x' = 0, y' follows the moving floor) */
+		double slope, rate;
+		q[1] = floor_y(bm, q[0], t, &slope, &rate);
 		q[2] = 0.0;
+		qdot[1] = slope * qdot[0] + rate;
 		qdot[2] = 0.0;
+		return;
 	}
 	double n[3], g_t;
 	normal_at(bm, q, t, n, &g_t);

@@ -116,7 +116,10 @@ typedef struct {
 void pendula_velocity(const pendula_system *sys, const double *q, const double *p,
                       double *qdot);
 void pendula_momentum(const pendula_system *sys, const double *q, const double *qdot, double *p);
-/* Accelerations from the full equations (damping, torque, forcing). */
+/* Accelerations from the full equations (damping, torque, forcing).  These
+ * and pendula_power() know the x and y forcing phases only: the 3-D models
+ * take phase_z = 0 there, and the bead's moving floor its wave at t = 0
+ * (the engine's own energy derivative uses the whole state). */
 void pendula_accel(const pendula_system *sys, const double *q, const double *qdot,
                    double phase_x, double phase_y, double *accel);
 /* E = T + U in the pivot frame, joules; and normalised per README.md. */
