@@ -1117,6 +1117,94 @@ static void test_settings_change(void)
 	pendula_engine_free(e);
 }
 
+static void test_restart_subnormal_pose(void)
+{
+	/* Outside every range: a swirl that overflows the state, a gravity that
+	 * overflows the bead: the engine restarts, the outputs stay finite. */
+	for (int model = PENDULA_MODEL_SPHERICAL; model <= PENDULA_MODEL_BEAD; ++model) {
+		pendula_params p;
+		pendula_params_default(&p, (pendula_model)model);
+		if (model == PENDULA_MODEL_SPHERICAL)
+			p.sigma[0] = 1e305;
+		else
+			p.gravity = 1e305;
+		pendula_engine *e = pendula_engine_new(48000, &p);
+		static float x[4800], en[4800];
+		pendula_outputs o;
+		memset(&o, 0, sizeof(o));
+		o.ch[PENDULA_CH_X] = x;
+		o.ch[PENDULA_CH_ENERGY] = en;
+		int finite = 1;
+		for (int b = 0; b < 10; ++b) {
+			pendula_engine_run(e, 4800, &o);
+			for (int i = 0; i < 4800; ++i)
+				finite &= isfinite(x[i]) && isfinite(en[i]);
+		}
+		pendula_stats st;
+		pendula_engine_stats(e, &st);
+		printf("\n    %s out of range: %llu restarts, outputs finite %d",
+		       model == PENDULA_MODEL_SPHERICAL ? "spherical" : "bead",
+		       (unsigned long long)st.restarts, finite);
+		CU_ASSERT(finite);
+		CU_ASSERT(st.restarts > 0);
+		pendula_engine_free(e);
+	}
+	/* A damped pendulum heading for rest: no subnormal ever. */
+	pendula_params p = spherical_params(2);
+	p.theta_init[0] = 50 * DEG;
+	p.phi_init[1] = 40 * DEG;
+	p.theta_init[1] = 30 * DEG;
+	p.lambda[0] = p.lambda[1] = 5.0;
+	p.time_scale = 100.0;
+	pendula_engine *e = pendula_engine_new(48000, &p);
+	pendula_frame f;
+	int subnormal = 0;
+	for (long i = 0; i < 1000000; ++i) { /* 2000 simulated seconds */
+		pendula_engine_tick(e, &f);
+		for (int k = 0; k < 2; ++k)
+			subnormal |= fpclassify(f.x[k]) == FP_SUBNORMAL ||
+			             fpclassify(f.z[k]) == FP_SUBNORMAL;
+		subnormal |= fpclassify(f.tip_x_norm) == FP_SUBNORMAL ||
+		             fpclassify(f.tip_z_norm) == FP_SUBNORMAL ||
+		             fpclassify(f.energy) == FP_SUBNORMAL;
+	}
+	printf("\n    damped, after %.0f s: x1 %g, energy %g", f.t, f.x[0], f.energy);
+	CU_ASSERT(!subnormal);
+	CU_ASSERT(fabs(f.x[0]) < 1e-6 && f.energy < 1e-9);
+	pendula_engine_free(e);
+
+	/* Poses: bobs and rods in 3-D; the ellipsoid about the pivot; the
+	 * floor's curve at the given time. */
+	pendula_system sys;
+	pendula_state s;
+	pendula_pose pose;
+	p = spherical_params(3);
+	p.theta_init[0] = p.theta_init[1] = p.theta_init[2] = 90 * DEG;
+	p.phi_init[2] = 90 * DEG;
+	start_state(&p, &sys, &s);
+	const pendula_vec3 pivot = {0.1, 0.2, 0.3};
+	pendula_pose_at3(&sys, s.q, pivot, 0.0, &pose);
+	CU_ASSERT(pose.n_points == 4 && pose.n_rods == 3 && pose.surface.kind == PENDULA_SURFACE_NONE);
+	CU_ASSERT(fabs(pose.point[3].p.z - (0.3 + 1.0)) < 1e-12); /* link 3 along +z */
+	CU_ASSERT(fabs(pose.reach - 3.0) < 1e-12);
+	pendula_params b = bead_params(1, 3, 2);
+	pendula_system_init(&sys, &b);
+	pendula_pose_at3(&sys, s.q, pivot, 0.0, &pose);
+	CU_ASSERT(pose.surface.kind == PENDULA_SURFACE_ELLIPSOID && pose.surface.axis[1] == 3.0 &&
+	          pose.surface.centre.z == 0.3);
+	b.surface = 1;
+	b.floor_curvature = 0.5;
+	b.wave_amp = 0.1;
+	b.wave_freq = 1.0;
+	b.wave_number = 3.0;
+	pendula_system_init(&sys, &b);
+	pendula_pose_at3(&sys, s.q, pivot, 0.25, &pose); /* sin(Omega t) = 1 */
+	const pendula_vec3 c = pose.surface.curve[pose.surface.n / 3];
+	const double xr = c.x - 0.1;
+	CU_ASSERT(pose.surface.kind == PENDULA_SURFACE_CURVE && pose.surface.n > 16);
+	CU_ASSERT(fabs(c.y - 0.2 - (0.5 * xr * xr + 0.1 * sin(3.0 * xr))) < 1e-12);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -1136,6 +1224,7 @@ int main(void)
 	CU_add_test(s, "engine outputs", test_engine_outputs);
 	CU_add_test(s, "random settings inside the ranges", test_random_in_range);
 	CU_add_test(s, "settings changed while running", test_settings_change);
+	CU_add_test(s, "restart, no subnormals, poses", test_restart_subnormal_pose);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	const unsigned failed = CU_get_number_of_failures();
