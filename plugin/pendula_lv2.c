@@ -206,10 +206,12 @@ static float sanitize_control(const Pendula *self, pendula_port_id id, float v)
 		v = pendula_port_default(self->variant, id);
 	if (fabsf(v) < FLT_MIN)
 		v = 0.0f;
-	if (v < info->min)
-		v = info->min;
-	if (v > info->max)
-		v = info->max;
+	float lo, hi;
+	pendula_port_range(self->variant, id, &lo, &hi);
+	if (v < lo)
+		v = lo;
+	if (v > hi)
+		v = hi;
 	if (info->flags & PF_TOGGLED)
 		v = v >= 0.5f ? 1.0f : 0.0f;
 	else if (info->flags & (PF_INTEGER | PF_ENUM))
@@ -318,15 +320,14 @@ static void signal_last_from_engine(Pendula *self)
 	for (int s = 0; s < self->n_signals; ++s) {
 		const int ch = self->signal_ch[s];
 		const int k = ch - PENDULA_CH_THETA;
+		const double x = pendula_frame_channel(&f, ch);
 		float v = 0.0f;
 		if (is_angle_channel(ch))
-			v = k < self->n_bodies_pushed ? pendula_angle_output(f.theta[k]) : 0.0f;
-		else if (ch == PENDULA_CH_TIP_X)
-			v = pendula_tip_output(f.tip_x_norm);
-		else if (ch == PENDULA_CH_TIP_Y)
-			v = pendula_tip_output(f.tip_y_norm);
+			v = k < self->n_bodies_pushed ? (float)x : 0.0f;
 		else if (ch == PENDULA_CH_ENERGY)
-			v = pendula_energy_output(f.energy);
+			v = pendula_energy_output(x);
+		else
+			v = pendula_tip_output(x);
 		self->signal_last[s] = v;
 	}
 }
@@ -352,6 +353,7 @@ static void write_control_outputs(Pendula *self)
 	pendula_engine_last(self->engine, &f);
 	write_control_output(self, P_CTL_PIVOT_X, pendula_flush_output((float)f.pivot_x));
 	write_control_output(self, P_CTL_PIVOT_Y, pendula_flush_output((float)f.pivot_y));
+	write_control_output(self, P_CTL_PIVOT_Z, pendula_flush_output((float)f.pivot_z));
 }
 
 /* ---------------------------------------------------------------------- */

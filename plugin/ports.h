@@ -42,6 +42,9 @@ enum {
 /* Model sets */
 #define PM(id)  (1u << PENDULA_MODEL_##id)
 #define PM_ALL  ((1u << PENDULA_N_MODELS) - 1u)
+#define PM_EXCEPT(set) (PM_ALL & ~(set))
+/* The Cartesian 3-D models: no angle outputs (README.md). */
+#define PM_3D   (PM(SPHERICAL) | PM(BEAD))
 
 typedef enum {
 	PK_CONTROL_IN,
@@ -73,6 +76,8 @@ typedef enum {
 	PU_NM,     /* custom: N m */
 	PU_HZ,     /* units:hz */
 	PU_DEGREE, /* units:degree */
+	PU_PER_M,     /* custom: 1/m */
+	PU_RAD_PER_M, /* custom: rad/m */
 } pendula_unit;
 
 /* Where a control input goes in pendula_params, and how it is converted. */
@@ -101,18 +106,18 @@ typedef enum {
 	X(P_TIME_SCALE, "time_scale", "Time scale", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_COEF, PF_LOG | PF_SMOOTH, PP(time_scale), PC_REAL, P_NONE, -1, "Simulated seconds per second of audio") \
 	X(P_GRAVITY, "gravity", "Gravity", PK_CONTROL_IN, PM_ALL, 0.1, 100, 9.81, PU_MS2, PF_SMOOTH, PP(gravity), PC_REAL, P_NONE, -1, "Gravitational acceleration g") \
 	X(P_N_BODIES, "n_bodies", "Bodies", PK_CONTROL_IN, PM(PARALLEL), 1, 4, 3, PU_NONE, PF_INTEGER, PP(n_bodies), PC_INT, P_NONE, -1, "Number of bodies N (body 1 and N-1 arms)") \
-	X(P_N_LINKS, "n_links", "Links", PK_CONTROL_IN, PM(CHAIN), 1, 6, 3, PU_NONE, PF_INTEGER, PP(n_bodies), PC_INT, P_NONE, -1, "Number of links N, each hanging from the end of the one before") \
+	X(P_N_LINKS, "n_links", "Links", PK_CONTROL_IN, PM(CHAIN) | PM(SPHERICAL), 1, 6, 3, PU_NONE, PF_INTEGER, PP(n_bodies), PC_INT, P_NONE, -1, "Number of links N, each hanging from the end of the one before") \
 	X(P_LINK_SHAPE, "link_shape", "Link shape", PK_CONTROL_IN, PM(CHAIN), 0, 2, 1, PU_NONE, PF_INTEGER | PF_ENUM, PP(shape), PC_INT, P_NONE, -1, "What the links are") \
 	X(P_M1, "m1", "Mass 1", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[0]), PC_REAL, P_NONE, -1, "Mass of bob/body 1") \
-	X(P_M2, "m2", "Mass 2", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[1]), PC_REAL, P_NONE, -1, "Mass of bob/body 2") \
-	X(P_M3, "m3", "Mass 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[2]), PC_REAL, P_NONE, -1, "Mass of body 3") \
-	X(P_M4, "m4", "Mass 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[3]), PC_REAL, P_NONE, -1, "Mass of body 4") \
+	X(P_M2, "m2", "Mass 2", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[1]), PC_REAL, P_NONE, -1, "Mass of bob/body 2") \
+	X(P_M3, "m3", "Mass 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[2]), PC_REAL, P_NONE, -1, "Mass of body 3") \
+	X(P_M4, "m4", "Mass 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), 0.01, 100, 0.25, PU_KG, PF_LOG | PF_SMOOTH, PP(m[3]), PC_REAL, P_NONE, -1, "Mass of body 4") \
 	X(P_M5, "m5", "Mass 5", PK_CONTROL_IN, PM(CHAIN), 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[4]), PC_REAL, P_NONE, -1, "Mass of body 5") \
 	X(P_M6, "m6", "Mass 6", PK_CONTROL_IN, PM(CHAIN), 0.01, 100, 1, PU_KG, PF_LOG | PF_SMOOTH, PP(m[5]), PC_REAL, P_NONE, -1, "Mass of body 6") \
-	X(P_L1, "l1", "Length 1", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[0]), PC_REAL, P_NONE, -1, "Rod length 1") \
-	X(P_L2, "l2", "Length 2", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[1]), PC_REAL, P_NONE, -1, "Rod length 2") \
-	X(P_L3, "l3", "Length 3", PK_CONTROL_IN, PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[2]), PC_REAL, P_NONE, -1, "Rod length 3") \
-	X(P_L4, "l4", "Length 4", PK_CONTROL_IN, PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[3]), PC_REAL, P_NONE, -1, "Rod length 4") \
+	X(P_L1, "l1", "Length 1", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[0]), PC_REAL, P_NONE, -1, "Rod length 1") \
+	X(P_L2, "l2", "Length 2", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[1]), PC_REAL, P_NONE, -1, "Rod length 2") \
+	X(P_L3, "l3", "Length 3", PK_CONTROL_IN, PM(CHAIN) | PM(SPHERICAL), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[2]), PC_REAL, P_NONE, -1, "Rod length 3") \
+	X(P_L4, "l4", "Length 4", PK_CONTROL_IN, PM(CHAIN) | PM(SPHERICAL), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[3]), PC_REAL, P_NONE, -1, "Rod length 4") \
 	X(P_L5, "l5", "Length 5", PK_CONTROL_IN, PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[4]), PC_REAL, P_NONE, -1, "Rod length 5") \
 	X(P_L6, "l6", "Length 6", PK_CONTROL_IN, PM(CHAIN), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(l[5]), PC_REAL, P_NONE, -1, "Rod length 6") \
 	X(P_C1, "c1", "Centre of mass 1", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 10, 0.2, PU_M, PF_SMOOTH, PP(c[0]), PC_REAL, P_NONE, -1, "Pivot to centre of mass of body 1") \
@@ -133,61 +138,99 @@ typedef enum {
 	X(P_BETA2, "beta2", "Hinge angle 2", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 120, PU_DEGREE, PF_SMOOTH, PP(beta[1]), PC_DEG, P_NONE, -1, "Angle G1-O1-O2 of the hinge of body 2") \
 	X(P_BETA3, "beta3", "Hinge angle 3", PK_CONTROL_IN, PM(PARALLEL), -180, 180, -120, PU_DEGREE, PF_SMOOTH, PP(beta[2]), PC_DEG, P_NONE, -1, "Angle G1-O1-O3 of the hinge of body 3") \
 	X(P_BETA4, "beta4", "Hinge angle 4", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 180, PU_DEGREE, PF_SMOOTH, PP(beta[3]), PC_DEG, P_NONE, -1, "Angle G1-O1-O4 of the hinge of body 4") \
-	X(P_LAMBDA1, "lambda1", "Damping 1", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[0]), PC_REAL, P_NONE, -1, "Viscous damping of joint 1") \
-	X(P_LAMBDA2, "lambda2", "Damping 2", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[1]), PC_REAL, P_NONE, -1, "Viscous damping of joint 2") \
-	X(P_LAMBDA3, "lambda3", "Damping 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[2]), PC_REAL, P_NONE, -1, "Viscous damping of joint 3") \
-	X(P_LAMBDA4, "lambda4", "Damping 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[3]), PC_REAL, P_NONE, -1, "Viscous damping of joint 4") \
+	X(P_LAMBDA1, "lambda1", "Damping 1", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[0]), PC_REAL, P_NONE, -1, "Viscous damping of joint 1 (bead: drag, N s/m)") \
+	X(P_LAMBDA2, "lambda2", "Damping 2", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[1]), PC_REAL, P_NONE, -1, "Viscous damping of joint 2") \
+	X(P_LAMBDA3, "lambda3", "Damping 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[2]), PC_REAL, P_NONE, -1, "Viscous damping of joint 3") \
+	X(P_LAMBDA4, "lambda4", "Damping 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[3]), PC_REAL, P_NONE, -1, "Viscous damping of joint 4") \
 	X(P_LAMBDA5, "lambda5", "Damping 5", PK_CONTROL_IN, PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[4]), PC_REAL, P_NONE, -1, "Viscous damping of joint 5") \
 	X(P_LAMBDA6, "lambda6", "Damping 6", PK_CONTROL_IN, PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[5]), PC_REAL, P_NONE, -1, "Viscous damping of joint 6") \
-	X(P_SIGMA1, "sigma1", "Torque 1", PK_CONTROL_IN, PM_ALL, -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[0]), PC_REAL, P_NONE, -1, "Constant torque on joint 1") \
-	X(P_SIGMA2, "sigma2", "Torque 2", PK_CONTROL_IN, PM_ALL, -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[1]), PC_REAL, P_NONE, -1, "Constant torque on joint 2") \
-	X(P_SIGMA3, "sigma3", "Torque 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[2]), PC_REAL, P_NONE, -1, "Constant torque on joint 3") \
-	X(P_SIGMA4, "sigma4", "Torque 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[3]), PC_REAL, P_NONE, -1, "Constant torque on joint 4") \
+	X(P_SIGMA1, "sigma1", "Torque 1", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[0]), PC_REAL, P_NONE, -1, "Constant torque on joint 1") \
+	X(P_SIGMA2, "sigma2", "Torque 2", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[1]), PC_REAL, P_NONE, -1, "Constant torque on joint 2") \
+	X(P_SIGMA3, "sigma3", "Torque 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[2]), PC_REAL, P_NONE, -1, "Constant torque on joint 3") \
+	X(P_SIGMA4, "sigma4", "Torque 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[3]), PC_REAL, P_NONE, -1, "Constant torque on joint 4") \
 	X(P_SIGMA5, "sigma5", "Torque 5", PK_CONTROL_IN, PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[4]), PC_REAL, P_NONE, -1, "Constant torque on joint 5") \
 	X(P_SIGMA6, "sigma6", "Torque 6", PK_CONTROL_IN, PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[5]), PC_REAL, P_NONE, -1, "Constant torque on joint 6") \
 	X(P_PIVOT_X_AMP, "pivot_x_amp", "Pivot X amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_x_amp), PC_REAL, P_NONE, -1, "Horizontal forcing amplitude Delta_x") \
 	X(P_PIVOT_X_FREQ, "pivot_x_freq", "Pivot X frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_x_freq), PC_REAL, P_NONE, -1, "Horizontal forcing frequency Omega_x / 2 pi") \
 	X(P_PIVOT_Y_AMP, "pivot_y_amp", "Pivot Y amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_y_amp), PC_REAL, P_NONE, -1, "Vertical forcing amplitude Delta_y") \
 	X(P_PIVOT_Y_FREQ, "pivot_y_freq", "Pivot Y frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_y_freq), PC_REAL, P_NONE, -1, "Vertical forcing frequency Omega_y / 2 pi") \
-	X(P_THETA1_INIT, "theta1_init", "Initial angle 1", PK_CONTROL_IN, PM_ALL, -180, 180, 120, PU_DEGREE, PF_INITIAL, PP(theta_init[0]), PC_DEG, P_NONE, -1, "Angle of body 1 after a reset") \
-	X(P_THETA2_INIT, "theta2_init", "Initial angle 2", PK_CONTROL_IN, PM_ALL, -180, 180, -60, PU_DEGREE, PF_INITIAL, PP(theta_init[1]), PC_DEG, P_NONE, -1, "Angle of body 2 after a reset") \
-	X(P_THETA3_INIT, "theta3_init", "Initial angle 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -180, 180, -90, PU_DEGREE, PF_INITIAL, PP(theta_init[2]), PC_DEG, P_NONE, -1, "Angle of body 3 after a reset") \
-	X(P_THETA4_INIT, "theta4_init", "Initial angle 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -180, 180, 150, PU_DEGREE, PF_INITIAL, PP(theta_init[3]), PC_DEG, P_NONE, -1, "Angle of body 4 after a reset") \
+	X(P_PIVOT_Z_AMP, "pivot_z_amp", "Pivot Z amplitude", PK_CONTROL_IN, PM_3D, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_z_amp), PC_REAL, P_NONE, -1, "Forcing amplitude Delta_z toward the viewer") \
+	X(P_PIVOT_Z_FREQ, "pivot_z_freq", "Pivot Z frequency", PK_CONTROL_IN, PM_3D, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_z_freq), PC_REAL, P_NONE, -1, "Forcing frequency Omega_z / 2 pi toward the viewer") \
+	X(P_THETA1_INIT, "theta1_init", "Initial angle 1", PK_CONTROL_IN, PM_ALL, -180, 180, 120, PU_DEGREE, PF_INITIAL, PP(theta_init[0]), PC_DEG, P_NONE, -1, "Angle of body 1 after a reset (bead: from the lowest point)") \
+	X(P_THETA2_INIT, "theta2_init", "Initial angle 2", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), -180, 180, -60, PU_DEGREE, PF_INITIAL, PP(theta_init[1]), PC_DEG, P_NONE, -1, "Angle of body 2 after a reset") \
+	X(P_THETA3_INIT, "theta3_init", "Initial angle 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -180, 180, -90, PU_DEGREE, PF_INITIAL, PP(theta_init[2]), PC_DEG, P_NONE, -1, "Angle of body 3 after a reset") \
+	X(P_THETA4_INIT, "theta4_init", "Initial angle 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -180, 180, 150, PU_DEGREE, PF_INITIAL, PP(theta_init[3]), PC_DEG, P_NONE, -1, "Angle of body 4 after a reset") \
 	X(P_THETA5_INIT, "theta5_init", "Initial angle 5", PK_CONTROL_IN, PM(CHAIN), -180, 180, 60, PU_DEGREE, PF_INITIAL, PP(theta_init[4]), PC_DEG, P_NONE, -1, "Angle of body 5 after a reset") \
 	X(P_THETA6_INIT, "theta6_init", "Initial angle 6", PK_CONTROL_IN, PM(CHAIN), -180, 180, -30, PU_DEGREE, PF_INITIAL, PP(theta_init[5]), PC_DEG, P_NONE, -1, "Angle of body 6 after a reset") \
+	X(P_PHI1_INIT, "phi1_init", "Initial azimuth 1", PK_CONTROL_IN, PM_3D, -180, 180, 0, PU_DEGREE, PF_INITIAL, PP(phi_init[0]), PC_DEG, P_NONE, -1, "Azimuth of body 1 after a reset, from +x toward +z") \
+	X(P_PHI2_INIT, "phi2_init", "Initial azimuth 2", PK_CONTROL_IN, PM(SPHERICAL), -180, 180, 90, PU_DEGREE, PF_INITIAL, PP(phi_init[1]), PC_DEG, P_NONE, -1, "Azimuth of body 2 after a reset, from +x toward +z") \
+	X(P_PHI3_INIT, "phi3_init", "Initial azimuth 3", PK_CONTROL_IN, PM(SPHERICAL), -180, 180, -45, PU_DEGREE, PF_INITIAL, PP(phi_init[2]), PC_DEG, P_NONE, -1, "Azimuth of body 3 after a reset, from +x toward +z") \
+	X(P_PHI4_INIT, "phi4_init", "Initial azimuth 4", PK_CONTROL_IN, PM(SPHERICAL), -180, 180, 135, PU_DEGREE, PF_INITIAL, PP(phi_init[3]), PC_DEG, P_NONE, -1, "Azimuth of body 4 after a reset, from +x toward +z") \
+	X(P_SPIN_INIT, "spin_init", "Initial spin", PK_CONTROL_IN, PM_3D, -10, 10, 0, PU_HZ, PF_INITIAL, PP(spin_init), PC_REAL, P_NONE, -1, "Turn about the vertical after a reset (0 = at rest)") \
+	X(P_FLOOR_X_INIT, "floor_x_init", "Initial floor position", PK_CONTROL_IN, PM(BEAD), -10, 10, 0.8, PU_M, PF_INITIAL, PP(floor_x_init), PC_REAL, P_NONE, -1, "x of the bead on the floor after a reset") \
+	X(P_SURFACE, "surface", "Surface", PK_CONTROL_IN, PM(BEAD), 0, 1, 0, PU_NONE, PF_INTEGER, PP(surface), PC_INT, P_NONE, -1, "0 = ellipsoid, 1 = wavy floor") \
+	X(P_AXIS_X, "axis_x", "Axis X", PK_CONTROL_IN, PM(BEAD), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(axis[0]), PC_REAL, P_NONE, -1, "Ellipsoid semi-axis a along x; the floor's half-width") \
+	X(P_AXIS_Y, "axis_y", "Axis Y", PK_CONTROL_IN, PM(BEAD), 0.01, 10, 3, PU_M, PF_LOG | PF_SMOOTH, PP(axis[1]), PC_REAL, P_NONE, -1, "Ellipsoid semi-axis b along the vertical") \
+	X(P_AXIS_Z, "axis_z", "Axis Z", PK_CONTROL_IN, PM(BEAD), 0.01, 10, 2, PU_M, PF_LOG | PF_SMOOTH, PP(axis[2]), PC_REAL, P_NONE, -1, "Ellipsoid semi-axis c along z") \
+	X(P_FLOOR_CURVATURE, "floor_curvature", "Floor curvature", PK_CONTROL_IN, PM(BEAD), 0.01, 10, 0.5, PU_PER_M, PF_LOG | PF_SMOOTH, PP(floor_curvature), PC_REAL, P_NONE, -1, "d in the floor y = d x^2 + A sin(Omega t) sin(k x)") \
+	X(P_WAVE_AMP, "wave_amp", "Wave amplitude", PK_CONTROL_IN, PM(BEAD), 0, 1, 0.05, PU_M, PF_SMOOTH, PP(wave_amp), PC_REAL, P_NONE, -1, "A: amplitude of the floor's wave") \
+	X(P_WAVE_FREQ, "wave_freq", "Wave frequency", PK_CONTROL_IN, PM(BEAD), 0, 100, 1, PU_HZ, PF_SMOOTH, PP(wave_freq), PC_REAL, P_NONE, -1, "Omega / 2 pi: frequency of the floor's wave") \
+	X(P_WAVE_NUMBER, "wave_number", "Wave number", PK_CONTROL_IN, PM(BEAD), 0, 100, 6, PU_RAD_PER_M, PF_SMOOTH, PP(wave_number), PC_REAL, P_NONE, -1, "k: wave number of the floor's wave") \
 	X(P_RESET, "reset", "Reset", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED | PF_TRIGGER, PP_NONE, PC_NONE, P_NONE, -1, "A rising edge restarts from the initial state") \
-	X(P_OUT_THETA1, "theta1", "Angle 1", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA1, PENDULA_CH_THETA + 0, "Wrapped angle of body 1 divided by pi") \
-	X(P_OUT_THETA2, "theta2", "Angle 2", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA2, PENDULA_CH_THETA + 1, "Wrapped angle of body 2 divided by pi") \
+	X(P_OUT_THETA1, "theta1", "Angle 1", PK_SIGNAL_OUT, PM_EXCEPT(PM_3D), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA1, PENDULA_CH_THETA + 0, "Wrapped angle of body 1 divided by pi") \
+	X(P_OUT_THETA2, "theta2", "Angle 2", PK_SIGNAL_OUT, PM_EXCEPT(PM_3D), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA2, PENDULA_CH_THETA + 1, "Wrapped angle of body 2 divided by pi") \
 	X(P_OUT_THETA3, "theta3", "Angle 3", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA3, PENDULA_CH_THETA + 2, "Wrapped angle of body 3 divided by pi (0 beyond N)") \
 	X(P_OUT_THETA4, "theta4", "Angle 4", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA4, PENDULA_CH_THETA + 3, "Wrapped angle of body 4 divided by pi (0 beyond N)") \
 	X(P_OUT_THETA5, "theta5", "Angle 5", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA5, PENDULA_CH_THETA + 4, "Wrapped angle of body 5 divided by pi (0 beyond N)") \
 	X(P_OUT_THETA6, "theta6", "Angle 6", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_THETA6, PENDULA_CH_THETA + 5, "Wrapped angle of body 6 divided by pi (0 beyond N)") \
-	X(P_OUT_TIP_X, "tip_x", "Tip X", PK_SIGNAL_OUT, PM(DOUBLE) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_X, PENDULA_CH_TIP_X, "Horizontal position of the end of the last link (bob 2) divided by the total length (l1 + l2)") \
-	X(P_OUT_TIP_Y, "tip_y", "Tip Y", PK_SIGNAL_OUT, PM(DOUBLE) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_Y, PENDULA_CH_TIP_Y, "Vertical position of the end of the last link (bob 2) divided by the total length (l1 + l2)") \
+	X(P_OUT_TIP_X, "tip_x", "Tip X", PK_SIGNAL_OUT, PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_X, PENDULA_CH_TIP_X, "Horizontal position of the last bob relative to the pivot, divided by the total length") \
+	X(P_OUT_TIP_Y, "tip_y", "Tip Y", PK_SIGNAL_OUT, PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_Y, PENDULA_CH_TIP_Y, "Vertical position of the last bob relative to the pivot, divided by the total length") \
+	X(P_OUT_TIP_Z, "tip_z", "Tip Z", PK_SIGNAL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_TIP_Z, PENDULA_CH_TIP_Z, "Position of the last bob toward the viewer, divided by the total length") \
+	X(P_OUT_X1, "x1", "Direction X", PK_SIGNAL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_X1, PENDULA_CH_X, "x of the direction of link 1 (a unit vector)") \
+	X(P_OUT_Y1, "y1", "Direction Y", PK_SIGNAL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Y1, PENDULA_CH_Y, "y of the direction of link 1 (a unit vector)") \
+	X(P_OUT_Z1, "z1", "Direction Z", PK_SIGNAL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Z1, PENDULA_CH_Z, "z of the direction of link 1 (a unit vector)") \
+	X(P_OUT_X, "x", "Position X", PK_SIGNAL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_X, PENDULA_CH_X, "x of the bead relative to the centre, divided by axis_x") \
+	X(P_OUT_Y, "y", "Position Y", PK_SIGNAL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Y, PENDULA_CH_Y, "y of the bead relative to the centre, divided by axis_y (floor: by d axis_x^2)") \
+	X(P_OUT_Z, "z", "Position Z", PK_SIGNAL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Z, PENDULA_CH_Z, "z of the bead relative to the centre, divided by axis_z (floor: 0)") \
 	X(P_OUT_ENERGY, "energy", "Energy", PK_SIGNAL_OUT, PM_ALL, 0, PENDULA_ENERGY_OUTPUT_MAX, 0, PU_NONE, PF_CC_ENERGY, PP_NONE, PC_NONE, P_CTL_ENERGY, PENDULA_CH_ENERGY, "Normalised energy: 0 at rest, 1 reaches the top (clamped to 0..1000)") \
-	X(P_CTL_THETA1, "theta1_ctl", "Angle 1 (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta1") \
-	X(P_CTL_THETA2, "theta2_ctl", "Angle 2 (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta2") \
+	X(P_CTL_THETA1, "theta1_ctl", "Angle 1 (control)", PK_CONTROL_OUT, PM_EXCEPT(PM_3D), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta1") \
+	X(P_CTL_THETA2, "theta2_ctl", "Angle 2 (control)", PK_CONTROL_OUT, PM_EXCEPT(PM_3D), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta2") \
 	X(P_CTL_THETA3, "theta3_ctl", "Angle 3 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta3") \
 	X(P_CTL_THETA4, "theta4_ctl", "Angle 4 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta4") \
 	X(P_CTL_THETA5, "theta5_ctl", "Angle 5 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta5") \
 	X(P_CTL_THETA6, "theta6_ctl", "Angle 6 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of theta6") \
-	X(P_CTL_TIP_X, "tip_x_ctl", "Tip X (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_x") \
-	X(P_CTL_TIP_Y, "tip_y_ctl", "Tip Y (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_y") \
+	X(P_CTL_TIP_X, "tip_x_ctl", "Tip X (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_x") \
+	X(P_CTL_TIP_Y, "tip_y_ctl", "Tip Y (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_y") \
+	X(P_CTL_TIP_Z, "tip_z_ctl", "Tip Z (control)", PK_CONTROL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of tip_z") \
+	X(P_CTL_X1, "x1_ctl", "Direction X (control)", PK_CONTROL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of x1") \
+	X(P_CTL_Y1, "y1_ctl", "Direction Y (control)", PK_CONTROL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of y1") \
+	X(P_CTL_Z1, "z1_ctl", "Direction Z (control)", PK_CONTROL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of z1") \
+	X(P_CTL_X, "x_ctl", "Position X (control)", PK_CONTROL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of x") \
+	X(P_CTL_Y, "y_ctl", "Position Y (control)", PK_CONTROL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of y") \
+	X(P_CTL_Z, "z_ctl", "Position Z (control)", PK_CONTROL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of z") \
 	X(P_CTL_ENERGY, "energy_ctl", "Energy (control)", PK_CONTROL_OUT, PM_ALL, 0, PENDULA_ENERGY_OUTPUT_MAX, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of energy") \
 	X(P_CTL_PIVOT_X, "pivot_x_ctl", "Pivot X (control)", PK_CONTROL_OUT, PM_ALL, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position x (m), for UIs") \
 	X(P_CTL_PIVOT_Y, "pivot_y_ctl", "Pivot Y (control)", PK_CONTROL_OUT, PM_ALL, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position y (m), for UIs") \
+	X(P_CTL_PIVOT_Z, "pivot_z_ctl", "Pivot Z (control)", PK_CONTROL_OUT, PM_3D, -10, 10, 0, PU_M, 0, PP_NONE, PC_NONE, P_NONE, -1, "Current pivot position z (m), for UIs") \
 	X(P_CONTROL, "control", "Control", PK_ATOM_IN, PM_ALL, 0, 0, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "time:Position from the host and MIDI (passed through)") \
 	X(P_MIDI_OUT, "midi_out", "MIDI out", PK_ATOM_OUT, PM_ALL, 0, 0, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Incoming MIDI plus control changes from the outputs") \
 	X(P_MIDI_CHANNEL, "midi_channel", "MIDI channel", PK_CONTROL_IN, PM_ALL, 1, 16, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_NONE, -1, "Channel of the control changes") \
 	X(P_ENERGY_MAX, "energy_max", "Energy CC range", PK_CONTROL_IN, PM_ALL, 0.01, 10, 1, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Energy mapped to the top of the CC range") \
-	X(P_CC_THETA1, "cc_theta1", "CC for angle 1", PK_CONTROL_IN, PM_ALL, -1, 127, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA1, -1, "Controller number theta1 is sent on (-1 = off)") \
-	X(P_CC_THETA2, "cc_theta2", "CC for angle 2", PK_CONTROL_IN, PM_ALL, -1, 127, 2, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA2, -1, "Controller number theta2 is sent on (-1 = off)") \
+	X(P_CC_THETA1, "cc_theta1", "CC for angle 1", PK_CONTROL_IN, PM_EXCEPT(PM_3D), -1, 127, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA1, -1, "Controller number theta1 is sent on (-1 = off)") \
+	X(P_CC_THETA2, "cc_theta2", "CC for angle 2", PK_CONTROL_IN, PM_EXCEPT(PM_3D), -1, 127, 2, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA2, -1, "Controller number theta2 is sent on (-1 = off)") \
 	X(P_CC_THETA3, "cc_theta3", "CC for angle 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA3, -1, "Controller number theta3 is sent on (-1 = off)") \
 	X(P_CC_THETA4, "cc_theta4", "CC for angle 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA4, -1, "Controller number theta4 is sent on (-1 = off)") \
 	X(P_CC_THETA5, "cc_theta5", "CC for angle 5", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA5, -1, "Controller number theta5 is sent on (-1 = off)") \
 	X(P_CC_THETA6, "cc_theta6", "CC for angle 6", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_THETA6, -1, "Controller number theta6 is sent on (-1 = off)") \
-	X(P_CC_TIP_X, "cc_tip_x", "CC for tip X", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_X, -1, "Controller number tip_x is sent on (-1 = off)") \
-	X(P_CC_TIP_Y, "cc_tip_y", "CC for tip Y", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_Y, -1, "Controller number tip_y is sent on (-1 = off)") \
+	X(P_CC_TIP_X, "cc_tip_x", "CC for tip X", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_X, -1, "Controller number tip_x is sent on (-1 = off)") \
+	X(P_CC_TIP_Y, "cc_tip_y", "CC for tip Y", PK_CONTROL_IN, PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_Y, -1, "Controller number tip_y is sent on (-1 = off)") \
+	X(P_CC_TIP_Z, "cc_tip_z", "CC for tip Z", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_TIP_Z, -1, "Controller number tip_z is sent on (-1 = off)") \
+	X(P_CC_X1, "cc_x1", "CC for direction X", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X1, -1, "Controller number x1 is sent on (-1 = off)") \
+	X(P_CC_Y1, "cc_y1", "CC for direction Y", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, 2, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y1, -1, "Controller number y1 is sent on (-1 = off)") \
+	X(P_CC_Z1, "cc_z1", "CC for direction Z", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z1, -1, "Controller number z1 is sent on (-1 = off)") \
+	X(P_CC_X, "cc_x", "CC for position X", PK_CONTROL_IN, PM(BEAD), -1, 127, 1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X, -1, "Controller number x is sent on (-1 = off)") \
+	X(P_CC_Y, "cc_y", "CC for position Y", PK_CONTROL_IN, PM(BEAD), -1, 127, 2, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y, -1, "Controller number y is sent on (-1 = off)") \
+	X(P_CC_Z, "cc_z", "CC for position Z", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z, -1, "Controller number z is sent on (-1 = off)") \
 	X(P_CC_ENERGY, "cc_energy", "CC for energy", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_ENERGY, -1, "Controller number energy is sent on (-1 = off)") \
 	X(P_CC_14BIT, "cc_14bit", "14-bit CC", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Send MSB on cc and LSB on cc+32") \
 	X(P_PIVOT_X_SYNC, "pivot_x_sync", "Pivot X tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the X forcing to a note value of the host tempo (0 = free)") \
@@ -213,7 +256,16 @@ typedef enum {
 	X(PARALLEL, P_THETA1_INIT, 30) \
 	X(PARALLEL, P_THETA2_INIT, 100) \
 	X(CHAIN, P_M3, 1) \
-	X(CHAIN, P_M4, 1)
+	X(CHAIN, P_M4, 1) \
+	X(SPHERICAL, P_N_LINKS, 2) \
+	X(BEAD, P_PHI1_INIT, 45)
+// clang-format on
+
+/* Per-model ranges narrower than the table's: X(model, port id, min, max)
+ * (the spherical pendulum has at most four links, the chain six). */
+// clang-format off
+#define PENDULA_MODEL_RANGES(X) \
+	X(SPHERICAL, P_N_LINKS, 1, 4)
 // clang-format on
 
 typedef struct {
@@ -351,6 +403,34 @@ static inline double pendula_model_port_default(pendula_model model, pendula_por
 static inline float pendula_port_default(pendula_variant v, pendula_port_id id)
 {
 	return (float)pendula_model_port_default(pendula_variant_model(v), id);
+}
+
+/* The range of a port in a model (the LV2 minimum and maximum). */
+static inline void pendula_model_port_range(pendula_model model, pendula_port_id id, float *min,
+                                            float *max)
+{
+	static const struct {
+		pendula_model model;
+		pendula_port_id id;
+		float min, max;
+	} ranges[] = {
+#define PENDULA_X_RANGE(model, id, lo, hi) {PENDULA_MODEL_##model, id, (float)(lo), (float)(hi)},
+	    PENDULA_MODEL_RANGES(PENDULA_X_RANGE)
+#undef PENDULA_X_RANGE
+	};
+	*min = pendula_ports[id].min;
+	*max = pendula_ports[id].max;
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); ++i)
+		if (ranges[i].model == model && ranges[i].id == id) {
+			*min = ranges[i].min;
+			*max = ranges[i].max;
+		}
+}
+
+static inline void pendula_port_range(pendula_variant v, pendula_port_id id, float *min,
+                                      float *max)
+{
+	pendula_model_port_range(pendula_variant_model(v), id, min, max);
 }
 
 /* Port index of a global id in a variant, or -1 if the variant lacks it. */

@@ -407,6 +407,53 @@ static int chain_defaults(double *m, double *l, double *c, double *ig)
 	return n;
 }
 
+/* The first signal output (table order) that is not the energy: the one
+ * the tests watch for "the motion" (theta1, tip_x, x). */
+static pendula_port_id motion_output(void)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (has_port((pendula_port_id)id) && pendula_ports[id].kind == PK_SIGNAL_OUT &&
+		    !(pendula_ports[id].flags & PF_CC_ENERGY))
+			return (pendula_port_id)id;
+	return P_OUT_ENERGY;
+}
+
+/* A control's value in the host h, or the plugin's default if it lacks
+ * the port. */
+static double control_or_default(const Host *h, pendula_port_id id)
+{
+	return h->has[id] ? h->control[id] : pendula_port_default(h->v, id);
+}
+
+static const pendula_port_id theta_init_port[6] = {P_THETA1_INIT, P_THETA2_INIT, P_THETA3_INIT,
+                                                   P_THETA4_INIT, P_THETA5_INIT, P_THETA6_INIT};
+/* (azimuths: the 3-D models have at most four links) */
+static const int phi_init_port[6] = {P_PHI1_INIT, P_PHI2_INIT, P_PHI3_INIT,
+                                     P_PHI4_INIT, P_NONE,      P_NONE};
+static const pendula_port_id length_port[6] = {P_L1, P_L2, P_L3, P_L4, P_L5, P_L6};
+
+/* Direction of body k at its initial angles (README.md): (sin th cos ph,
+ * -cos th, sin th sin ph), ph = 0 in the planar models. */
+static void initial_direction(const Host *h, int k, double *u)
+{
+	const double th = control_or_default(h, theta_init_port[k]) * PI / 180.0;
+	const int phi = phi_init_port[k];
+	const double ph = phi != P_NONE && h->has[phi] ? h->control[phi] * PI / 180.0 : 0.0;
+	u[0] = sin(th) * cos(ph);
+	u[1] = -cos(th);
+	u[2] = sin(th) * sin(ph);
+}
+
+/* Bodies N: the body-count port's value, or the model's fixed setting. */
+static int body_count(const Host *h)
+{
+	if (h->has[P_N_LINKS])
+		return (int)h->control[P_N_LINKS];
+	if (h->has[P_N_BODIES])
+		return (int)h->control[P_N_BODIES];
+	return (int)pendula_port_default(h->v, P_N_BODIES);
+}
+
 static uint32_t seconds(double s)
 {
 	return (uint32_t)lrint(s * cur_rate);
@@ -476,6 +523,10 @@ static const char *expected_unit(pendula_unit u, bool *custom)
 		return "N·m·s";
 	case PU_NM:
 		return "N·m";
+	case PU_PER_M:
+		return "1/m";
+	case PU_RAD_PER_M:
+		return "rad/m";
 	default:
 		break;
 	}
@@ -590,15 +641,17 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 
 	LilvNode *def = NULL, *min = NULL, *max = NULL;
 	lilv_port_get_range(p, port, &def, &min, &max);
-	CHECK(min && lilv_node_as_float(min) == info->min, "port %s: minimum %g, table %g", sym,
-	      min ? (double)lilv_node_as_float(min) : NAN, (double)info->min);
-	CHECK(max && lilv_node_as_float(max) == info->max, "port %s: maximum %g, table %g", sym,
-	      max ? (double)lilv_node_as_float(max) : NAN, (double)info->max);
+	float lo, hi;
+	pendula_port_range(v, (pendula_port_id)id, &lo, &hi);
+	CHECK(min && lilv_node_as_float(min) == lo, "port %s: minimum %g, table %g", sym,
+	      min ? (double)lilv_node_as_float(min) : NAN, (double)lo);
+	CHECK(max && lilv_node_as_float(max) == hi, "port %s: maximum %g, table %g", sym,
+	      max ? (double)lilv_node_as_float(max) : NAN, (double)hi);
 	if (info->kind == PK_CONTROL_IN) {
 		const float want = pendula_port_default(v, (pendula_port_id)id);
 		CHECK(def && lilv_node_as_float(def) == want, "port %s: default %g, table %g", sym,
 		      def ? (double)lilv_node_as_float(def) : NAN, (double)want);
-		CHECK(want >= info->min && want <= info->max, "port %s: default outside range",
+		CHECK(want >= lo && want <= hi, "port %s: default outside range",
 		      sym);
 	} else {
 		CHECK(def == NULL, "port %s: an output with a default", sym);
@@ -704,39 +757,54 @@ static void test_ports(void)
 /* ---------------------------------------------------------------------- */
 /* first frame                                                             */
 
+/* Frame 0 against the initial state, for every signal output through its
+ * channel (ports.h): angle k -> theta_k / pi; direction x{k}, y{k}, z{k}
+ * (and the bead's scaled position, the same formula on the ellipsoid) ->
+ * (sin th cos ph, -cos th, sin th sin ph); tip -> sum l_k u_k / sum l_k. */
 static void test_first_frame(void)
 {
 	Host *h = host_new(cur_variant, cur_rate);
 	host_set(h, P_THETA1_INIT, 37.5f);
 	host_set(h, P_THETA2_INIT, -150.0f);
+	host_set(h, P_PHI1_INIT, 20.0f);
+	host_set(h, P_PHI2_INIT, -70.0f);
 	Rec r = {0};
 	Blocking one = {1, 1, false, false};
 	host_render(h, &r, 1, &one);
 
-	CHECK(fabs(r.sig[P_OUT_THETA1][0] - 37.5 / 180.0) < 1e-6, "theta1[0] = %.9g, want %.9g",
-	      (double)r.sig[P_OUT_THETA1][0], 37.5 / 180.0);
-	CHECK(fabs(r.sig[P_OUT_THETA2][0] + 150.0 / 180.0) < 1e-6, "theta2[0] = %.9g, want %.9g",
-	      (double)r.sig[P_OUT_THETA2][0], -150.0 / 180.0);
-	if (has_port(P_OUT_TIP_X)) {
-		/* tip = sum_k l_k (sin th_k, -cos th_k) / sum_k l_k over the links */
-		double m[6], l[6], c[6], ig[6], x = 0.0, y = 0.0, len = 0.0;
-		const int n = chain_defaults(m, l, c, ig);
-		for (int k = 0; k < n; ++k) {
-			const int ip = port_of_field(field_offset(offsetof(pendula_params, theta_init), k));
-			const double th = (k == 0 ? 37.5 : k == 1 ? -150.0
-			                                          : pendula_port_default(cur_variant, (pendula_port_id)ip)) *
-			                  PI / 180.0;
-			x += l[k] * sin(th);
-			y -= l[k] * cos(th);
-			len += l[k];
-		}
-		x /= len;
-		y /= len;
-		CHECK(fabs(r.sig[P_OUT_TIP_X][0] - x) < 1e-6, "tip_x[0] = %.9g, want %.9g",
-		      (double)r.sig[P_OUT_TIP_X][0], x);
-		CHECK(fabs(r.sig[P_OUT_TIP_Y][0] - y) < 1e-6, "tip_y[0] = %.9g, want %.9g",
-		      (double)r.sig[P_OUT_TIP_Y][0], y);
+	double tip[3] = {0, 0, 0}, total = 0.0;
+	const bool lengths = h->has[P_L1];
+	for (int k = 0; k < body_count(h) && k < 6 && lengths; ++k) {
+		double u[3];
+		initial_direction(h, k, u);
+		const double l = control_or_default(h, length_port[k]);
+		for (int i = 0; i < 3; ++i)
+			tip[i] += l * u[i];
+		total += l;
 	}
+	int checked = 0;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (!h->has[id] || pendula_ports[id].kind != PK_SIGNAL_OUT)
+			continue;
+		const int ch = pendula_ports[id].channel;
+		double want = NAN;
+		if (ch >= PENDULA_CH_THETA && ch < PENDULA_CH_THETA + 2) {
+			want = control_or_default(h, theta_init_port[ch - PENDULA_CH_THETA]) / 180.0;
+		} else if (ch == PENDULA_CH_X || ch == PENDULA_CH_Y || ch == PENDULA_CH_Z) {
+			double u[3];
+			initial_direction(h, 0, u);
+			want = u[ch == PENDULA_CH_X ? 0 : ch == PENDULA_CH_Y ? 1 : 2];
+		} else if ((ch == PENDULA_CH_TIP_X || ch == PENDULA_CH_TIP_Y ||
+		            ch == PENDULA_CH_TIP_Z) && lengths) {
+			want = tip[ch == PENDULA_CH_TIP_X ? 0 : ch == PENDULA_CH_TIP_Y ? 1 : 2] / total;
+		}
+		if (isnan(want))
+			continue;
+		++checked;
+		CHECK(fabs(r.sig[id][0] - want) < 1e-6, "%s[0] = %.9g, want %.9g",
+		      pendula_ports[id].symbol, (double)r.sig[id][0], want);
+	}
+	CHECK(checked >= 2, "only %d outputs checked at frame 0", checked);
 	CHECK(r.sig[P_OUT_ENERGY][0] > 0.0f, "energy[0] = %g", (double)r.sig[P_OUT_ENERGY][0]);
 	rec_free(&r);
 	host_free(h);
@@ -766,14 +834,14 @@ static double crossing_frequency(const float *x, size_t n, double rate, int *cro
 
 /* One normal mode: inits theta1, theta2 (degrees), expected omega (rad/s of
  * simulated time); checks theta1's frequency. */
-static void check_mode(const char *label, Host *h, double omega, double time_scale,
-                       double sim_seconds)
+static void check_mode_on(const char *label, Host *h, pendula_port_id out, double omega,
+                          double time_scale, double sim_seconds)
 {
 	Rec r = {0};
 	const uint32_t frames = seconds(sim_seconds / time_scale);
 	host_render(h, &r, frames, NULL);
 	int crossings;
-	const double f = crossing_frequency(r.sig[P_OUT_THETA1], r.n, cur_rate, &crossings);
+	const double f = crossing_frequency(r.sig[out], r.n, cur_rate, &crossings);
 	const double want = omega / (2.0 * PI) * time_scale;
 	const double rel = fabs(f - want) / want;
 	printf("\n    %s @%g Hz: f = %.6f Hz, linearised %.6f Hz, rel. error %.2e (%d crossings)",
@@ -784,13 +852,19 @@ static void check_mode(const char *label, Host *h, double omega, double time_sca
 	/* A pure mode: theta1 keeps its amplitude (the other mode would beat). */
 	float peak_first = 0.0f, peak_last = 0.0f;
 	for (size_t i = 0; i < r.n / 4; ++i)
-		peak_first = fmaxf(peak_first, fabsf(r.sig[P_OUT_THETA1][i]));
+		peak_first = fmaxf(peak_first, fabsf(r.sig[out][i]));
 	for (size_t i = r.n - r.n / 4; i < r.n; ++i)
-		peak_last = fmaxf(peak_last, fabsf(r.sig[P_OUT_THETA1][i]));
+		peak_last = fmaxf(peak_last, fabsf(r.sig[out][i]));
 	CHECK(fabsf(peak_last - peak_first) < 0.02f * peak_first,
 	      "%s: amplitude %g -> %g (not a pure, undamped mode)", label, (double)peak_first,
 	      (double)peak_last);
 	rec_free(&r);
+}
+
+static void check_mode(const char *label, Host *h, double omega, double time_scale,
+                       double sim_seconds)
+{
+	check_mode_on(label, h, P_OUT_THETA1, omega, time_scale, sim_seconds);
 }
 
 static void test_small_oscillation(void)
@@ -798,6 +872,53 @@ static void test_small_oscillation(void)
 	const double g = 100.0;
 	const double amp = 1.0; /* degrees */
 	const double sim = opt.quick ? 1.0 : 2.0;
+	if (has_port(P_OUT_X1)) {
+		/* spherical, N = 2 bobs m, rods l in the plane phi = 0 (the
+		 * double pendulum's modes, on x1 = sin th1), and in the plane
+		 * phi = 90 degrees (the same, degenerate, on z1) */
+		const double l = 0.1;
+		for (int mode = 0; mode < 4; ++mode) {
+			const double sign = mode % 2 ? -1.0 : 1.0;
+			const bool side = mode >= 2;
+			Host *h = host_new(cur_variant, cur_rate);
+			host_set(h, P_N_LINKS, 2.0f);
+			host_set(h, P_GRAVITY, (float)g);
+			host_set(h, P_L1, (float)l);
+			host_set(h, P_L2, (float)l);
+			host_set(h, P_M1, 1.0f);
+			host_set(h, P_M2, 1.0f);
+			host_set(h, P_THETA1_INIT, (float)amp);
+			host_set(h, P_THETA2_INIT, (float)(sign * sqrt(2.0) * amp));
+			host_set(h, P_PHI1_INIT, side ? 90.0f : 0.0f);
+			host_set(h, P_PHI2_INIT, side ? 90.0f : 0.0f);
+			check_mode_on(mode % 2 ? "spherical fast mode" : "spherical slow mode", h,
+			              side ? P_OUT_Z1 : P_OUT_X1,
+			              sqrt((2.0 - sign * sqrt(2.0)) * g / l), 1.0, sim);
+			host_free(h);
+		}
+		return;
+	}
+	if (has_port(P_OUT_X)) {
+		/* the bead at the bottom of the ellipsoid: omega^2 = g b / a^2
+		 * along x, g b / c^2 along z */
+		const double a = 0.5, b = 1.0, c = 0.8;
+		for (int axis = 0; axis < 2; ++axis) {
+			Host *h = host_new(cur_variant, cur_rate);
+			host_set(h, P_SURFACE, 0.0f);
+			host_set(h, P_GRAVITY, (float)g);
+			host_set(h, P_AXIS_X, (float)a);
+			host_set(h, P_AXIS_Y, (float)b);
+			host_set(h, P_AXIS_Z, (float)c);
+			host_set(h, P_THETA1_INIT, (float)amp);
+			host_set(h, P_PHI1_INIT, axis ? 90.0f : 0.0f);
+			host_set(h, P_SPIN_INIT, 0.0f);
+			const double semi = axis ? c : a;
+			check_mode_on(axis ? "bead along z" : "bead along x", h,
+			              axis ? P_OUT_Z : P_OUT_X, sqrt(g * b / (semi * semi)), 1.0, sim);
+			host_free(h);
+		}
+		return;
+	}
 	if (has_port(P_L1)) {
 		/* Two bobs (the double pendulum; the chain with n_links = 2 and
 		 * link_shape = bobs), m1 = m2, l1 = l2 = l: omega^2 = (2 -+ sqrt 2)
@@ -903,13 +1024,26 @@ static void test_energy_conserved(void)
 	      (double)e[0]);
 	CHECK(rel <= 1e-5, "energy drift %.3e relative (frame %zu: %.9g vs %.9g)", rel, at,
 	      (double)e[at], (double)e[0]);
-	/* and the motion is not trivial: theta1 moves */
+	/* and the motion is not trivial: some output other than the energy
+	 * moves (the one that moves most) */
 	float lo = 1.0f, hi = -1.0f;
-	for (size_t i = 0; i < r.n; ++i) {
-		lo = fminf(lo, r.sig[P_OUT_THETA1][i]);
-		hi = fmaxf(hi, r.sig[P_OUT_THETA1][i]);
+	pendula_port_id motion = motion_output();
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (!r.sig[id] || (pendula_ports[id].flags & PF_CC_ENERGY))
+			continue;
+		float l = 1e30f, u = -1e30f;
+		for (size_t i = 0; i < r.n; ++i) {
+			l = fminf(l, r.sig[id][i]);
+			u = fmaxf(u, r.sig[id][i]);
+		}
+		if (u - l > hi - lo) {
+			lo = l;
+			hi = u;
+			motion = (pendula_port_id)id;
+		}
 	}
-	CHECK(hi - lo > 0.1f, "theta1 hardly moves (%g..%g)", (double)lo, (double)hi);
+	CHECK(hi - lo > 0.1f, "%s hardly moves (%g..%g)", pendula_ports[motion].symbol, (double)lo,
+	      (double)hi);
 	rec_free(&r);
 	host_free(h);
 }
@@ -927,9 +1061,54 @@ static double unwrap_angle(const float *x, size_t i, double ref)
 	return a;
 }
 
+/* Velocity of an output x at frame i by a 5-point central difference. */
+static double output_rate(const float *x, size_t i, double dt)
+{
+	const size_t d = 8;
+	return ((double)x[i - 2 * d] - 8.0 * x[i - d] + 8.0 * x[i + d] - x[i + 2 * d]) /
+	       (12.0 * (double)d * dt);
+}
+
+/* The 3-D models: positions from the outputs (spherical: bob 1 = l1 (x1,
+ * y1, z1), bob 2 = tip (l1 + l2), the default N = 2; bead: (x a, y b, z c)
+ * on the default ellipsoid), velocities by finite differences,
+ * E = sum m/2 |v|^2 + m g y, normalised as README.md says. */
+static double energy_from_positions(const Rec *r, size_t i, double dt)
+{
+	const pendula_variant v = cur_variant;
+	const double g = pendula_port_default(v, P_GRAVITY);
+	if (has_port(P_OUT_X1)) {
+		const double m1 = pendula_port_default(v, P_M1), m2 = pendula_port_default(v, P_M2);
+		const double l1 = pendula_port_default(v, P_L1), l2 = pendula_port_default(v, P_L2);
+		const pendula_port_id b1[3] = {P_OUT_X1, P_OUT_Y1, P_OUT_Z1},
+		                      b2[3] = {P_OUT_TIP_X, P_OUT_TIP_Y, P_OUT_TIP_Z};
+		double t = 0.0, y1 = r->sig[P_OUT_Y1][i] * l1, y2 = r->sig[P_OUT_TIP_Y][i] * (l1 + l2);
+		for (int c = 0; c < 3; ++c) {
+			const double v1 = output_rate(r->sig[b1[c]], i, dt) * l1;
+			const double v2 = output_rate(r->sig[b2[c]], i, dt) * (l1 + l2);
+			t += 0.5 * m1 * v1 * v1 + 0.5 * m2 * v2 * v2;
+		}
+		const double u = g * (m1 * y1 + m2 * y2), u_min = -g * ((m1 + m2) * l1 + m2 * l2);
+		return (t + u - u_min) / (2.0 * g * ((m1 + m2) * l1 + m2 * l2));
+	}
+	const double m = pendula_port_default(v, P_M1);
+	const double ax[3] = {pendula_port_default(v, P_AXIS_X), pendula_port_default(v, P_AXIS_Y),
+	                      pendula_port_default(v, P_AXIS_Z)};
+	const pendula_port_id out[3] = {P_OUT_X, P_OUT_Y, P_OUT_Z};
+	double t = 0.0;
+	for (int c = 0; c < 3; ++c) {
+		const double vc = output_rate(r->sig[out[c]], i, dt) * ax[c];
+		t += 0.5 * m * vc * vc;
+	}
+	const double u = m * g * r->sig[P_OUT_Y][i] * ax[1];
+	return (t + u + m * g * ax[1]) / (2.0 * m * g * ax[1]);
+}
+
 static double energy_from_angles(const Rec *r, size_t i, double dt)
 {
 	const pendula_variant v = cur_variant;
+	if (!has_port(P_OUT_THETA1))
+		return energy_from_positions(r, i, dt);
 	const size_t d = 8;
 	const double g = pendula_port_default(v, P_GRAVITY);
 	const int n = default_count();
@@ -1029,7 +1208,8 @@ static void test_energy_damped(void)
 	for (int k = 0; k < 6; ++k) {
 		const int id = port_of_field(field_offset(offsetof(pendula_params, lambda), k));
 		if (id != P_NONE) /* links in series (double, chain) or arms on a body */
-			host_set(h, (pendula_port_id)id, has_port(P_L1) ? 0.5f : 0.05f);
+			host_set(h, (pendula_port_id)id,
+			         has_port(P_INERTIA1) && !has_port(P_L1) ? 0.05f : 0.5f);
 	}
 	Rec r = {0};
 	host_render(h, &r, seconds(opt.quick ? 1.0 : 2.0), NULL);
@@ -1073,6 +1253,9 @@ static void render_scenario(Host *h, Rec *r, Blocking *b)
 	host_set(h, P_PIVOT_X_FREQ, 3.0f);
 	if (count_port() != P_NONE)
 		host_set(h, (pendula_port_id)count_port(), 4.0f);
+	host_set(h, P_SURFACE, 1.0f); /* the bead moves to the floor */
+	host_set(h, P_PIVOT_Z_AMP, 0.05f);
+	host_set(h, P_PIVOT_Z_FREQ, 2.0f);
 	host_set(h, P_THETA1_INIT, 10.0f);
 	host_render(h, r, f2 - f1, b);
 	host_set(h, P_RESET, 1.0f);
@@ -1123,7 +1306,8 @@ static void test_block_sizes(void)
 	Host *hq = host_new(cur_variant, cur_rate);
 	Rec quiet = {0};
 	host_render(hq, &quiet, (uint32_t)ref.n, NULL);
-	size_t d = first_difference(ref.sig[P_OUT_THETA1], quiet.sig[P_OUT_THETA1], ref.n);
+	const pendula_port_id motion = motion_output();
+	size_t d = first_difference(ref.sig[motion], quiet.sig[motion], ref.n);
 	/* not before the change, and within 10 ms (a chunk plus an engine step) */
 	const size_t soon = 12345 + 32 + (size_t)(0.010 * cur_rate);
 	CHECK(d >= 12345 && d < soon, "control changes at frame 12345: first difference at %zu",
@@ -1334,12 +1518,17 @@ static void test_control_outputs(void)
 	Blocking b = {0, 5150, true, false};
 	host_render(h, &r, len, &b);
 
-	static const pendula_port_id sig[] = {P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3,
-	                                      P_OUT_THETA4, P_OUT_TIP_X,  P_OUT_TIP_Y,
-	                                      P_OUT_ENERGY};
-	static const pendula_port_id ctl[] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
-	                                      P_CTL_THETA4, P_CTL_TIP_X,  P_CTL_TIP_Y,
-	                                      P_CTL_ENERGY};
+	/* every signal output and its control mirror (the port table's
+	 * related column) */
+	pendula_port_id sig[PENDULA_N_PORT_IDS], ctl[PENDULA_N_PORT_IDS];
+	size_t n_sig = 0;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (h->has[id] && pendula_ports[id].kind == PK_SIGNAL_OUT &&
+		    pendula_ports[id].related != P_NONE && h->has[pendula_ports[id].related]) {
+			sig[n_sig] = (pendula_port_id)id;
+			ctl[n_sig++] = (pendula_port_id)pendula_ports[id].related;
+		}
+	CHECK(n_sig >= 3, "only %zu signal outputs with a control mirror", n_sig);
 	size_t mismatches = 0, pivot_bad = 0, checked = 0;
 	double worst_pivot = 0.0;
 	for (size_t blk = 0; blk < r.n_blocks; ++blk) {
@@ -1347,7 +1536,7 @@ static void test_control_outputs(void)
 		if (end == 0 || (blk > 0 && r.block_end[blk - 1] == end))
 			continue; /* no frame in this block */
 		++checked;
-		for (size_t s = 0; s < sizeof sig / sizeof sig[0]; ++s) {
+		for (size_t s = 0; s < n_sig; ++s) {
 			if (!r.sig[sig[s]])
 				continue;
 			if (memcmp(&r.sig[sig[s]][end - 1], &r.ctl[ctl[s]][blk], sizeof(float))) {
@@ -1367,6 +1556,8 @@ static void test_control_outputs(void)
 			++pivot_bad;
 		if (fabs(r.ctl[P_CTL_PIVOT_Y][blk]) > 1e-7)
 			++pivot_bad;
+		if (r.ctl[P_CTL_PIVOT_Z] && fabs(r.ctl[P_CTL_PIVOT_Z][blk]) > 1e-7)
+			++pivot_bad;
 	}
 	printf("\n    %zu blocks checked, pivot_x_ctl max error %.2e m", checked, worst_pivot);
 	CHECK(checked > 10, "only %zu blocks", checked);
@@ -1374,9 +1565,12 @@ static void test_control_outputs(void)
 	CHECK(pivot_bad == 0, "pivot_x_ctl/pivot_y_ctl wrong in %zu blocks (max error %.2e)",
 	      pivot_bad, worst_pivot);
 
-	if (count != P_NONE) {
-		/* N = 2: the angles of bodies 3.. are 0 */
-		const int n_max = (int)lrintf(pendula_ports[count].max);
+	if (count != P_NONE && angle_output(0) != P_NONE) {
+		/* N = 2: the angles of bodies 3.. are 0 (models with angle
+		 * outputs; the 3-D ones check theirs in test_spatial) */
+		float lo, hi;
+		pendula_port_range(cur_variant, (pendula_port_id)count, &lo, &hi);
+		const int n_max = (int)lrintf(hi);
 		bool zero = true;
 		for (int k = 2; k < n_max; ++k)
 			for (size_t i = 0; i < r.n; ++i)

@@ -43,6 +43,8 @@ static const unit_desc units[] = {
 	[PU_NM] = {NULL, "newton metre", "N·m"},
 	[PU_HZ] = {"hz", NULL, "Hz"},
 	[PU_DEGREE] = {"degree", NULL, "°"},
+	[PU_PER_M] = {NULL, "per metre", "1/m"},
+	[PU_RAD_PER_M] = {NULL, "radian per metre", "rad/m"},
 };
 
 static const char *prefixes =
@@ -188,8 +190,10 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	if (p->kind == PK_CONTROL_IN)
 		fprintf(f, " ;\n\t\tlv2:default %s",
 		        number(num, sizeof num, pendula_port_default(v, id), integer));
-	fprintf(f, " ;\n\t\tlv2:minimum %s", number(num, sizeof num, p->min, integer));
-	fprintf(f, " ;\n\t\tlv2:maximum %s", number(num, sizeof num, p->max, integer));
+	float lo, hi;
+	pendula_port_range(v, id, &lo, &hi);
+	fprintf(f, " ;\n\t\tlv2:minimum %s", number(num, sizeof num, lo, integer));
+	fprintf(f, " ;\n\t\tlv2:maximum %s", number(num, sizeof num, hi, integer));
 	write_unit(f, p->unit);
 
 	static const struct {
@@ -396,8 +400,10 @@ static void write_markdown_model(FILE *f, pendula_model model)
 		if (is_atom) {
 			fputs(" | | | ", f);
 		} else {
-			fprintf(f, " | %s ", number(a, sizeof a, p->min, integer));
-			fprintf(f, "| %s | ", number(a, sizeof a, p->max, integer));
+			float lo, hi;
+			pendula_port_range(v, (pendula_port_id)id, &lo, &hi);
+			fprintf(f, " | %s ", number(a, sizeof a, lo, integer));
+			fprintf(f, "| %s | ", number(a, sizeof a, hi, integer));
 			if (p->kind == PK_CONTROL_IN) /* outputs have no default */
 				fputs(number(a, sizeof a,
 				             pendula_port_default(v, (pendula_port_id)id), integer),

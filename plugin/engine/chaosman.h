@@ -15,22 +15,26 @@
  *   a_k = m_k b_k c_k,  C_k = cos(th1 + beta_k - thk),  S_k = sin(...)
  *   U   = -g [ |Z| cos(th1 + gamma) + sum_k m_k c_k cos thk ],
  *         Z = m1 c1 + sum_k m_k b_k e^{i beta_k} = |Z| e^{i gamma}      */
+/* The note's Chaos Man: body 1 and up to three arms (the double pendulum:
+ * two bodies). */
+#define CHAOSMAN_MAX_BODIES 4
+
 typedef struct {
 	double i_o1; /* I_O1 = inertia1 + m1 c1^2 */
 	double r11;  /* I_O1 + sum_k m_k b_k^2 */
-	double j[PENDULA_MAX_BODIES];  /* k >= 1: I_Gk + m_k c_k^2 */
-	double a[PENDULA_MAX_BODIES];  /* k >= 1: m_k b_k c_k */
-	double cos_beta[PENDULA_MAX_BODIES], sin_beta[PENDULA_MAX_BODIES];
-	double lever[PENDULA_MAX_BODIES]; /* gravity moment: |Z| for body 1, m_k c_k */
-	double lever_cos[PENDULA_MAX_BODIES], lever_sin[PENDULA_MAX_BODIES]; /* e^{i gamma} */
-	double lambda[PENDULA_MAX_BODIES], sigma[PENDULA_MAX_BODIES];
+	double j[CHAOSMAN_MAX_BODIES];  /* k >= 1: I_Gk + m_k c_k^2 */
+	double a[CHAOSMAN_MAX_BODIES];  /* k >= 1: m_k b_k c_k */
+	double cos_beta[CHAOSMAN_MAX_BODIES], sin_beta[CHAOSMAN_MAX_BODIES];
+	double lever[CHAOSMAN_MAX_BODIES]; /* gravity moment: |Z| for body 1, m_k c_k */
+	double lever_cos[CHAOSMAN_MAX_BODIES], lever_sin[CHAOSMAN_MAX_BODIES]; /* e^{i gamma} */
+	double lambda[CHAOSMAN_MAX_BODIES], sigma[CHAOSMAN_MAX_BODIES];
 	/* The tip (double pendulum): l1 p(th1) + l2 p(th2), divided by l1 + l2 */
 	int has_tip;
 	double tip_b, tip_c;
 	/* Geometry for the pose: hinge -> centre of mass, |O1 O_k| */
-	double c[PENDULA_MAX_BODIES], b[PENDULA_MAX_BODIES];
+	double c[CHAOSMAN_MAX_BODIES], b[CHAOSMAN_MAX_BODIES];
 	double h_params; /* largest step these settings allow, s */
-	double inv_r_diag_max[PENDULA_MAX_BODIES]; /* bound on diag(R^-1) over all angles */
+	double inv_r_diag_max[CHAOSMAN_MAX_BODIES]; /* bound on diag(R^-1) over all angles */
 } pendula_chaosman;
 
 /* After a model's derive() has filled n, g, i_o1, r11, j, a, beta, lever[k >= 1], c, b, tip:

@@ -22,6 +22,11 @@
 
 /* Smallest step level: H_MAX 2^-J_MAX (about 1.8e-15 s). */
 #define J_MAX 40
+/* Channels with a double-precision cubic (poly): PENDULA_CH_TIP_X on. */
+#define N_POLY (PENDULA_CH_TIP_Z + 1 - PENDULA_CH_TIP_X)
+_Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 && PENDULA_CH_ENERGY == PENDULA_CH_TIP_X + 2,
+               "double-precision channels are consecutive");
+
 /* Hysteresis before a step is allowed to grow again. */
 #define GROW_MARGIN 1.5
 /* Work cap: at most MAX_STEPS_PER_SECOND step attempts per second of audio,
@@ -60,7 +65,11 @@ void pendula_forcing_init(pendula_forcing *f, const pendula_params *p)
 	f->omega_y = PENDULA_TWO_PI * fy;
 	f->accel_x = dx * f->omega_x * f->omega_x;
 	f->accel_y = dy * f->omega_y * f->omega_y;
-	f->forced = f->accel_x > 0.0 || f->accel_y > 0.0;
+	const double dz = pendula_nonneg(p->pivot_z_amp), fz = pendula_nonneg(p->pivot_z_freq);
+	f->amp_z = dz;
+	f->omega_z = PENDULA_TWO_PI * fz;
+	f->accel_z = dz * f->omega_z * f->omega_z;
+	f->forced = f->accel_x > 0.0 || f->accel_y > 0.0 || f->accel_z > 0.0;
 }
 
 void pendula_system_init(pendula_system *sys, const pendula_params *p)
@@ -112,10 +121,36 @@ void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, do
 	*y = sys->force.amp_y * cos(phase_y);
 }
 
+double pendula_pivot_z(const pendula_system *sys, double phase_z)
+{
+	return sys->force.amp_z * sin(phase_z);
+}
+
 void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
                      pendula_pose *pose)
 {
-	sys->ops->pose(sys, q, pivot_x, pivot_y, pose);
+	const pendula_vec3 pivot = {pivot_x, pivot_y, 0.0};
+	pendula_pose_at3(sys, q, pivot, 0.0, pose);
+}
+
+void pendula_pose_at3(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
+                      pendula_pose *pose)
+{
+	if (sys->ops->pose3)
+		sys->ops->pose3(sys, q, pivot, t, pose);
+	else
+		sys->ops->pose(sys, q, pivot.x, pivot.y, pose);
+}
+
+void pendula_frame_coords(const pendula_system *sys, const pendula_frame *f, double *q)
+{
+	memset(q, 0, sizeof(double) * PENDULA_MAX_DOF);
+	if (sys->ops->coords) {
+		sys->ops->coords(sys, f, q);
+		return;
+	}
+	for (int k = 0; k < sys->n && k < PENDULA_MAX_BODIES; ++k)
+		q[k] = f->theta[k];
 }
 
 static void start_predictor(const pendula_system *sys, const pendula_state *s,
@@ -145,15 +180,24 @@ int pendula_step_base(const pendula_system *sys, pendula_state *s, double h)
 
 struct pendula_engine {
 	double sample_rate;
-	pendula_params params;  /* in force */
-	pendula_params pending; /* from set_params, applied at the next step */
+	/* The latest settings (set_params); in force from the step after
+	 * has_pending was set (sys holds what is in force). */
+	pendula_params pending;
+	/* (the small fields sit together: the engine stays below 4 kB) */
 	int has_pending;
+	int level; /* h = H_MAX 2^-level */
+	int restarting;
+	int last_lazy;
+	int phase_request[2];
+	/* Angle channels: WRAP_NONE if they stay well inside (-1, 1) over the
+	 * whole step (most steps of most angles), WRAP_ONCE if one correction
+	 * by 2 suffices, WRAP_ANY if the step spans more than a turn. */
+	unsigned char wrap[PENDULA_MAX_BODIES];
 	pendula_system sys;
 	pendula_state st; /* state at the end of the current step */
 	pendula_predictor pred;
 	double qdot[PENDULA_MAX_DOF]; /* velocities at st */
 	/* Current step: [t0, t0 + h], read at u in [0, 1]. */
-	int level; /* h = H_MAX 2^-level */
 	double h;
 	/* Frame i of the step reads the interpolant at u = u0 + i du: a function
 	 * of the frame's index within the step only, so the output does not
@@ -169,26 +213,22 @@ struct pendula_engine {
 	int floor_level, floor_good;
 	double clock_base, clock_h; /* st.t = clock_base + clock_steps * clock_h */
 	uint64_t clock_steps;
-	double step_phase_x, step_phase_y;  /* forcing phases at the step start */
-	double poly[PENDULA_N_CH_ALL][4];   /* Hermite interpolant in u, per channel */
-	float fpoly[PENDULA_N_CHANNELS][4]; /* the same in output units (angles / pi), for run() */
-	/* Angle channels: WRAP_NONE if they stay well inside (-1, 1) over the
-	 * whole step (most steps of most angles), WRAP_ONCE if one correction
-	 * by 2 suffices, WRAP_ANY if the step spans more than a turn. */
-	int wrap[PENDULA_MAX_BODIES];
+	double step_phase_x, step_phase_y, step_phase_z; /* forcing phases at the step start */
+	/* Hermite interpolant in u of the channels the frames read in double
+	 * precision: tip x, y, energy, tip z (the angles use qpoly; the
+	 * direction channels are read from fpoly, to keep the engine small). */
+	double poly[N_POLY][4];
+	float fpoly[PENDULA_N_CHANNELS][4]; /* every output channel in output units (angles / pi), for run() */
 	/* Angles as quintic Hermite interpolants (value, velocity and
 	 * acceleration at both ends): the double-precision frames read theta and
 	 * omega from these, omega to 5th order in h. */
 	double qpoly[PENDULA_MAX_BODIES][6];
-	int restarting;
 	double end_val[PENDULA_N_CH_ALL], end_der[PENDULA_N_CH_ALL]; /* at the step end */
-	int phase_request[2];
 	double phase_value[2];
 	/* The last frame produced.  run() only notes where it was (last_u on the
 	 * current step) and pendula_engine_last() evaluates it on demand; it is
 	 * written out before the interpolant or the phases change. */
 	pendula_frame last;
-	int last_lazy;
 	double last_u;
 	pendula_stats stats;
 };
@@ -229,13 +269,15 @@ static void apply_pending(pendula_engine *e)
 		return;
 	e->has_pending = 0;
 	const int old_n = e->sys.n;
-	e->params = e->pending;
-	pendula_system_init(&e->sys, &e->params);
+	pendula_system_init(&e->sys, &e->pending);
 	/* Bodies added while running start at their initial angle, at rest. */
 	if (e->sys.n > old_n)
-		e->sys.ops->initial(&e->sys, &e->params, old_n, e->st.q, e->qdot);
+		e->sys.ops->initial(&e->sys, &e->pending, old_n, e->st.q, e->qdot);
 	for (int k = e->sys.dof; k < PENDULA_MAX_DOF; ++k)
 		e->st.q[k] = e->qdot[k] = e->st.p[k] = 0.0;
+	if (e->sys.ops->adapt)
+		e->sys.ops->adapt(&e->sys, old_n < e->sys.n ? old_n : e->sys.n, e->st.q, e->qdot,
+		                  e->st.t);
 	/* Keep the coordinates and velocities continuous: p follows the new
 	 * mass matrix. */
 	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
@@ -244,7 +286,7 @@ static void apply_pending(pendula_engine *e)
 
 static void frame_advance_setup(pendula_engine *e)
 {
-	const double ts = pendula_finite_or(e->params.time_scale, 1.0);
+	const double ts = pendula_finite_or(e->pending.time_scale, 1.0);
 	const double du = (ts > 0.0 ? ts : 0.0) / e->sample_rate / e->h;
 	if (du != e->du) {
 		/* keep the current position, change the pace from here on */
@@ -252,6 +294,15 @@ static void frame_advance_setup(pendula_engine *e)
 		e->idx = 0;
 		e->du = du;
 	}
+}
+
+/* The model's values and derivatives of every channel at the state (the
+ * channels it lacks are 0). */
+static void measure_all(pendula_engine *e, double *val, double *der)
+{
+	memset(val, 0, sizeof(double) * PENDULA_N_CH_ALL);
+	memset(der, 0, sizeof(double) * PENDULA_N_CH_ALL);
+	e->sys.ops->measure(&e->sys, &e->st, e->qdot, val, der);
 }
 
 static void hermite(double *c, double y0, double d0, double y1, double d1, double h)
@@ -304,8 +355,14 @@ static void next_step(pendula_engine *e)
 
 	const int had_pending = e->has_pending;
 	apply_pending(e);
-	if (had_pending) {
-		/* Channels of bodies that appeared or vanished start afresh. */
+	if (had_pending && e->sys.ops->fresh) {
+		/* The model says where every channel starts after new settings. */
+		memset(start_val, 0, sizeof(start_val));
+		memset(start_der, 0, sizeof(start_der));
+		e->sys.ops->fresh(&e->sys, &e->st, e->qdot, start_val, start_der);
+	} else if (had_pending) {
+		/* Angle models: the channels of bodies that appeared or vanished
+		 * start afresh. */
 		const int n = e->sys.n;
 		for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 			start_val[PENDULA_CH_THETA + k] = k < n ? e->st.q[k] : 0.0;
@@ -326,6 +383,7 @@ static void next_step(pendula_engine *e)
 	}
 	e->step_phase_x = e->st.phase_x;
 	e->step_phase_y = e->st.phase_y;
+	e->step_phase_z = e->st.phase_z;
 
 	/* Simulated time as t_base + k h (k steps of the current size since
 	 * t_base): one rounding instead of one per stage, so t stays exact
@@ -355,7 +413,7 @@ static void next_step(pendula_engine *e)
 			e->st.q[k] = pendula_flush(e->st.q[k]);
 			e->st.p[k] = pendula_flush(e->st.p[k]);
 		}
-		e->sys.ops->measure(&e->sys, &e->st, e->qdot, e->end_val, e->end_der);
+		measure_all(e, e->end_val, e->end_der);
 		finite = 1;
 		for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch)
 			finite &= isfinite(e->end_val[ch]) && isfinite(e->end_der[ch]);
@@ -391,35 +449,41 @@ static void next_step(pendula_engine *e)
 		memset(start_val, 0, sizeof(start_val));
 		memset(start_der, 0, sizeof(start_der));
 	}
-	for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch)
-		hermite(e->poly[ch], start_val[ch], start_der[ch], e->end_val[ch], e->end_der[ch],
-		        e->h);
-	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-		quintic(e->qpoly[k], start_val[PENDULA_CH_THETA + k], start_der[PENDULA_CH_THETA + k],
-		        start_der[PENDULA_CH_OMEGA + k], e->end_val[PENDULA_CH_THETA + k],
-		        e->end_der[PENDULA_CH_THETA + k], e->end_der[PENDULA_CH_OMEGA + k], e->h);
 	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch) {
+		double c[4] = {0.0, 0.0, 0.0, 0.0};
+		/* (most models leave most channels at 0: their cubic is 0) */
+		if (start_val[ch] != 0.0 || start_der[ch] != 0.0 || e->end_val[ch] != 0.0 ||
+		    e->end_der[ch] != 0.0)
+			hermite(c, start_val[ch], start_der[ch], e->end_val[ch], e->end_der[ch],
+			        e->h);
+		if (ch >= PENDULA_CH_TIP_X && ch - PENDULA_CH_TIP_X < N_POLY)
+			memcpy(e->poly[ch - PENDULA_CH_TIP_X], c, sizeof(c));
 		const double scale = ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES ? 1.0 / PENDULA_PI : 1.0;
 		for (int i = 0; i < 4; ++i) {
 			/* Single precision from here on: tiny coefficients are 0
 			 * (no subnormal arithmetic in run()), huge ones stay
 			 * finite (only a step spun far beyond a turn has them). */
-			const double c = e->poly[ch][i] * scale;
-			e->fpoly[ch][i] = fabs(c) < (double)PENDULA_OUTPUT_FLUSH ? 0.0f
-			                  : fabs(c) < 1e30                       ? (float)c
-			                  : c > 0.0                              ? 1e30f
-			                                                         : -1e30f;
+			const double cs = c[i] * scale;
+			e->fpoly[ch][i] = fabs(cs) < (double)PENDULA_OUTPUT_FLUSH ? 0.0f
+			                  : fabs(cs) < 1e30                       ? (float)cs
+			                  : cs > 0.0                              ? 1e30f
+			                                                          : -1e30f;
 		}
 	}
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+		quintic(e->qpoly[k], start_val[PENDULA_CH_THETA + k], start_der[PENDULA_CH_THETA + k],
+		        start_der[PENDULA_CH_OMEGA + k], e->end_val[PENDULA_CH_THETA + k],
+		        e->end_der[PENDULA_CH_THETA + k], e->end_der[PENDULA_CH_OMEGA + k], e->h);
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		/* |p(u) - c0| <= |c1| + |c2| + |c3| on [0, 1]; the margin covers
 		 * single-precision rounding.  The step starts wrapped, in
 		 * [-1, 1). */
 		const float *q = e->fpoly[PENDULA_CH_THETA + k];
 		const double reach = fabs(q[1]) + fabs(q[2]) + fabs(q[3]);
-		e->wrap[k] = q[0] - reach > -1.0 + 1e-5 && q[0] + reach < 1.0 - 1e-5 ? WRAP_NONE
-		             : reach < 1.0 - 1e-5                                   ? WRAP_ONCE
-		                                                                    : WRAP_ANY;
+		e->wrap[k] = (unsigned char)(q[0] - reach > -1.0 + 1e-5 && q[0] + reach < 1.0 - 1e-5
+		                                 ? WRAP_NONE
+		                             : reach < 1.0 - 1e-5 ? WRAP_ONCE
+		                                                  : WRAP_ANY);
 	}
 	frame_advance_setup(e);
 }
@@ -433,7 +497,9 @@ static void restart(pendula_engine *e)
 	e->clock_base = 0.0;
 	e->clock_steps = 0;
 	e->clock_h = 0.0;
-	e->sys.ops->initial(&e->sys, &e->params, 0, e->st.q, e->qdot);
+	e->sys.ops->initial(&e->sys, &e->pending, 0, e->st.q, e->qdot);
+	if (e->sys.ops->adapt)
+		e->sys.ops->adapt(&e->sys, 0, e->st.q, e->qdot, 0.0);
 	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
 	pendula_predictor_start(&e->pred, e->qdot, 0.0);
 	e->level = 0;
@@ -441,7 +507,7 @@ static void restart(pendula_engine *e)
 	e->floor_good = 0;
 	e->credit = 0;
 	e->h = PENDULA_H_MAX;
-	e->sys.ops->measure(&e->sys, &e->st, e->qdot, e->end_val, e->end_der);
+	measure_all(e, e->end_val, e->end_der);
 	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY]);
 	e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
 	e->u0 = 0.0;
@@ -494,15 +560,16 @@ void pendula_engine_set_params(pendula_engine *e, const pendula_params *p)
 	e->pending = *p;
 	e->has_pending = 1;
 	/* The time scale only sets how fast the frames read the motion: it acts
-	 * at once. */
-	e->params.time_scale = p->time_scale;
+	 * at once (frame_advance_setup reads it from pending). */
 	frame_advance_setup(e);
 }
 
 void pendula_engine_reset(pendula_engine *e)
 {
 	e->has_pending = 1; /* pending is always the latest settings */
-	if (e->pending.model != e->params.model) {
+	pendula_system fresh;
+	pendula_system_init(&fresh, &e->pending);
+	if (fresh.ops != e->sys.ops) { /* another model: every body appears */
 		e->sys.n = 0;
 		e->sys.dof = 0;
 	}
@@ -552,6 +619,11 @@ static void apply_phase_requests(pendula_engine *e)
 static inline double poly_eval(const double *c, double u)
 {
 	return c[0] + u * (c[1] + u * (c[2] + u * c[3]));
+}
+
+static inline double fpoly_eval(const float *c, double u)
+{
+	return c[0] + u * (c[1] + u * (c[2] + u * (double)c[3]));
 }
 
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
@@ -642,15 +714,49 @@ static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
 		f->omega[k] =
 		    (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) * inv_h;
 	}
-	f->tip_x_norm = poly_eval(e->poly[PENDULA_CH_TIP_X], u);
-	f->tip_y_norm = poly_eval(e->poly[PENDULA_CH_TIP_Y], u);
+#define POLY(ch) e->poly[(ch) - PENDULA_CH_TIP_X]
+	f->tip_x_norm = poly_eval(POLY(PENDULA_CH_TIP_X), u);
+	f->tip_y_norm = poly_eval(POLY(PENDULA_CH_TIP_Y), u);
 	f->tip_x = f->tip_x_norm * e->sys.tip_length;
 	f->tip_y = f->tip_y_norm * e->sys.tip_length;
-	f->energy = poly_eval(e->poly[PENDULA_CH_ENERGY], u);
+	f->energy = poly_eval(POLY(PENDULA_CH_ENERGY), u);
 	const double tau = u * e->h;
 	pendula_pivot(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
 	              e->step_phase_y + e->sys.force.omega_y * tau, &f->pivot_x, &f->pivot_y);
 	f->t = e->st.t - (1.0 - u) * e->h;
+	f->tip_z_norm = poly_eval(POLY(PENDULA_CH_TIP_Z), u);
+	f->tip_z = f->tip_z_norm * e->sys.tip_length;
+	f->pivot_z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		f->x[k] = fpoly_eval(e->fpoly[PENDULA_CH_X + k], u);
+		f->y[k] = fpoly_eval(e->fpoly[PENDULA_CH_Y + k], u);
+		f->z[k] = fpoly_eval(e->fpoly[PENDULA_CH_Z + k], u);
+	}
+#undef POLY
+}
+
+double pendula_frame_channel(const pendula_frame *f, int ch)
+{
+	if (ch >= PENDULA_CH_THETA && ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES)
+		return (double)pendula_angle_output(f->theta[ch - PENDULA_CH_THETA]);
+	if (ch >= PENDULA_CH_X && ch < PENDULA_CH_X + PENDULA_MAX_BODIES)
+		return f->x[ch - PENDULA_CH_X];
+	if (ch >= PENDULA_CH_Y && ch < PENDULA_CH_Y + PENDULA_MAX_BODIES)
+		return f->y[ch - PENDULA_CH_Y];
+	if (ch >= PENDULA_CH_Z && ch < PENDULA_CH_Z + PENDULA_MAX_BODIES)
+		return f->z[ch - PENDULA_CH_Z];
+	switch (ch) {
+	case PENDULA_CH_TIP_X:
+		return f->tip_x_norm;
+	case PENDULA_CH_TIP_Y:
+		return f->tip_y_norm;
+	case PENDULA_CH_TIP_Z:
+		return f->tip_z_norm;
+	case PENDULA_CH_ENERGY:
+		return f->energy;
+	default:
+		return 0.0;
+	}
 }
 
 void pendula_engine_tick(pendula_engine *e, pendula_frame *f)

@@ -126,6 +126,30 @@ struct pendula_model_ops {
 	/* Geometry at q for drawing. */
 	void (*pose)(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
 	             pendula_pose *pose);
+
+	/* Optional (NULL for the planar angle models, whose defaults are
+	 * written in engine.c): */
+
+	/* After new settings (apply_pending, restart): bodies k >= from have
+	 * just been placed by initial(); fit the whole state to the new
+	 * settings (e.g. rescale Cartesian positions to new rod lengths,
+	 * keeping directions and turn rates, and put the velocities back on
+	 * the constraints).  Default: nothing (angles need no fitting). */
+	void (*adapt)(const pendula_system *sys, int from, double *q, double *qdot, double t);
+
+	/* After new settings: the value and derivative every channel starts
+	 * the next step with.  Default: the angle channels of bodies k < n
+	 * start at q[k] with velocity qdot[k], the others carry on. */
+	void (*fresh)(const pendula_system *sys, const pendula_state *s, double *qdot, double *val,
+	              double *der);
+
+	/* Geometry with a 3-D pivot at simulated time t.  Default: pose()
+	 * with (pivot.x, pivot.y). */
+	void (*pose3)(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
+	              pendula_pose *pose);
+
+	/* Coordinates q from a frame's channels.  Default: q[k] = theta[k]. */
+	void (*coords)(const pendula_system *sys, const pendula_frame *f, double *q);
 };
 
 /* The model's own constants inside sys. */
@@ -146,6 +170,14 @@ static inline void pendula_effective_gravity(const pendula_system *sys, double p
 		*gx = sys->force.accel_x * sin(phase_x);
 	if (sys->force.accel_y > 0.0)
 		*gy += sys->force.accel_y * cos(phase_y);
+}
+
+/* The same in 3-D: (-Gamma''x, -g - Gamma''y, -Gamma''z). */
+static inline void pendula_effective_gravity3(const pendula_system *sys, double phase_x,
+                                              double phase_y, double phase_z, double *g3)
+{
+	pendula_effective_gravity(sys, phase_x, phase_y, &g3[0], &g3[1]);
+	g3[2] = sys->force.accel_z > 0.0 ? sys->force.accel_z * sin(phase_z) : 0.0;
 }
 
 /* Suzuki's fractal 4th-order composition (Phys. Lett. A 146, 1990): stages

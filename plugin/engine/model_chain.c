@@ -428,6 +428,7 @@ midpoint_n(const pendula_system *sys, pendula_state *s, double h, pendula_predic
 
 	int it = 0;
 	trig_cache tc;
+	double step_change = 0.0;
 	while (it < MAX_ITERATIONS) {
 		++it;
 		for (int k = 0; k < n; ++k)
@@ -459,9 +460,12 @@ midpoint_n(const pendula_system *sys, pendula_state *s, double h, pendula_predic
 			change = d > change ? d : change;
 			w[k] = w_new[k];
 		}
-		if (!(change * fabs(h) > ITERATION_TOL))
+		step_change = change * fabs(h);
+		if (!(step_change > ITERATION_TOL))
 			break; /* converged (or NaN: caught by the engine) */
 	}
+	if (!(step_change <= PENDULA_SOLVE_FAILED))
+		pr->failed = 1; /* diverging or NaN: the engine halves the step */
 	for (int k = 0; k < n; ++k) {
 		s->q[k] += h * w[k];
 		s->p[k] += h * (f[k] - ch->lambda[k] * w[k]);

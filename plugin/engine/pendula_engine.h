@@ -48,6 +48,16 @@ typedef struct {
 	double pivot_x_amp, pivot_x_freq;   /* Delta_x (m), Omega_x / 2 pi (Hz) */
 	double pivot_y_amp, pivot_y_freq;   /* Delta_y (m), Omega_y / 2 pi (Hz) */
 	double theta_init[PENDULA_MAX_BODIES]; /* initial angles, rad */
+	/* The 3-D models (spherical, bead) */
+	double pivot_z_amp, pivot_z_freq;    /* Delta_z (m), Omega_z / 2 pi (Hz) */
+	double phi_init[PENDULA_MAX_BODIES]; /* initial azimuths, from +x toward +z, rad */
+	double spin_init;                    /* initial turn about the vertical, Hz */
+	double axis[3];                      /* bead: ellipsoid semi-axes a, b, c (m) */
+	int surface;                         /* bead: 0 ellipsoid, 1 wavy floor */
+	double floor_curvature;              /* bead floor: d (1/m) in y = d x^2 + ... */
+	double wave_amp, wave_freq;          /* bead floor: A (m), Omega / 2 pi (Hz) */
+	double wave_number;                  /* bead floor: k (rad/m) */
+	double floor_x_init;                 /* bead floor: initial x (m) */
 } pendula_params;
 
 /* What the links of a chain are (the `link_shape` port). */
@@ -63,19 +73,21 @@ void pendula_params_default(pendula_params *p, pendula_model model);
 /* ------------------------------------------------------------------------ */
 /* The physics, for tests, tools and the UI (no state, no allocation).       */
 
-/* Pivot forcing Gamma(t) = (Delta_x sin(Omega_x t), Delta_y cos(Omega_y t)),
- * the same for every model. */
+/* Pivot forcing Gamma(t) = (Delta_x sin(Omega_x t), Delta_y cos(Omega_y t),
+ * Delta_z sin(Omega_z t)), the same for every model (z: the 3-D models only;
+ * the planar models have no z ports, so their amp_z is 0). */
 typedef struct {
 	double amp_x, amp_y;     /* Delta_x, Delta_y (m) */
 	double omega_x, omega_y; /* rad/s */
 	double accel_x, accel_y; /* Delta Omega^2 (m/s^2) */
 	int forced;              /* any pivot acceleration at all */
+	double amp_z, omega_z, accel_z;
 } pendula_forcing;
 
 typedef struct pendula_model_ops pendula_model_ops;
 
 /* Bytes a model may keep as constants derived from its settings. */
-#define PENDULA_SYSTEM_BYTES 640
+#define PENDULA_SYSTEM_BYTES 512
 
 /* Constants derived from pendula_params: what every model has, then the
  * model's own part (opaque here, see the model's file). */
@@ -96,19 +108,26 @@ typedef struct {
 void pendula_system_init(pendula_system *sys, const pendula_params *p);
 
 /* Instantaneous state: coordinates q (angles for the planar models,
- * unwrapped inside a step and wrapped between steps), canonical momenta p,
- * forcing phases Omega t (kept in [0, 2 pi)) and simulated time. */
+ * unwrapped inside a step and wrapped between steps; positions relative to
+ * the pivot for the 3-D models), canonical momenta p, forcing phases
+ * Omega t (kept in [0, 2 pi)) and simulated time.  phase_z comes after t so
+ * that initialisers {{q}, {p}, phase_x, phase_y, t} keep their meaning; a
+ * model without z forcing leaves it alone. */
 typedef struct {
 	double q[PENDULA_MAX_DOF];
 	double p[PENDULA_MAX_DOF];
 	double phase_x, phase_y;
 	double t;
+	double phase_z;
 } pendula_state;
 
 void pendula_velocity(const pendula_system *sys, const double *q, const double *p,
                       double *qdot);
 void pendula_momentum(const pendula_system *sys, const double *q, const double *qdot, double *p);
-/* Accelerations from the full equations (damping, torque, forcing). */
+/* Accelerations from the full equations (damping, torque, forcing).  These
+ * and pendula_power() know the x and y forcing phases only: the 3-D models
+ * take phase_z = 0 there, and the bead's moving floor its wave at t = 0
+ * (the engine's own energy derivative uses the whole state). */
 void pendula_accel(const pendula_system *sys, const double *q, const double *qdot,
                    double phase_x, double phase_y, double *accel);
 /* E = T + U in the pivot frame, joules; and normalised per README.md. */
@@ -120,9 +139,15 @@ double pendula_power(const pendula_system *sys, const double *q, const double *q
 /* Pivot position Gamma at the given phases. */
 void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x,
                    double *y);
-/* The model's geometry at coordinates q with the pivot at (pivot_x, pivot_y). */
+double pendula_pivot_z(const pendula_system *sys, double phase_z);
+/* The model's geometry at coordinates q with the pivot at (pivot_x, pivot_y)
+ * (z = 0, t = 0). */
 void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
                      pendula_pose *pose);
+/* The same with a 3-D pivot and the simulated time (a moving surface, e.g.
+ * the bead's wavy floor, is drawn as it is at t). */
+void pendula_pose_at3(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
+                      pendula_pose *pose);
 
 /* One step of the model's integrator over simulated time h (a 4th-order
  * symmetric composition, symplectic when there is no damping, torque or
@@ -135,13 +160,21 @@ int pendula_step_base(const pendula_system *sys, pendula_state *s, double h);
 /* The audio-rate engine.                                                    */
 
 /* Output channels: what the engine interpolates per audio frame.  Every
- * signal output port of the port table names one. */
+ * signal output port of the port table names one.  A model fills the
+ * channels it has; the others stay 0. */
 enum {
 	PENDULA_CH_THETA = 0, /* + k: angle of body k + 1 (rad; output wrapped / pi) */
 	PENDULA_CH_TIP_X = PENDULA_MAX_BODIES, /* tip / tip_length */
 	PENDULA_CH_TIP_Y,
 	PENDULA_CH_ENERGY, /* normalised energy */
-	PENDULA_N_CHANNELS
+	PENDULA_CH_TIP_Z,  /* the 3-D models: tip z / tip_length */
+	/* + k: x, y, z of the direction of arm or link k + 1 (a unit vector;
+	 * in the plane (sin th, -cos th, 0)); the bead: its position relative
+	 * to the surface's centre divided by the surface's scales (k = 0). */
+	PENDULA_CH_X,
+	PENDULA_CH_Y = PENDULA_CH_X + PENDULA_MAX_BODIES,
+	PENDULA_CH_Z = PENDULA_CH_Y + PENDULA_MAX_BODIES,
+	PENDULA_N_CHANNELS = PENDULA_CH_Z + PENDULA_MAX_BODIES
 };
 
 typedef struct pendula_engine pendula_engine;
@@ -179,9 +212,17 @@ typedef struct {
 	double energy;                 /* normalised (the energy output) */
 	double pivot_x, pivot_y;       /* Gamma(t), metres */
 	double t;                      /* simulated time of this frame */
+	double tip_z, tip_z_norm, pivot_z; /* the 3-D models */
+	/* PENDULA_CH_X/Y/Z + k (directions; the bead's scaled position) */
+	double x[PENDULA_MAX_BODIES], y[PENDULA_MAX_BODIES], z[PENDULA_MAX_BODIES];
 } pendula_frame;
 
 void pendula_engine_tick(pendula_engine *e, pendula_frame *f);
+/* A frame's value of output channel ch in output units (as
+ * pendula_engine_run writes it, in double precision). */
+double pendula_frame_channel(const pendula_frame *f, int ch);
+/* The model's coordinates q (as pendula_pose_at wants them) at a frame. */
+void pendula_frame_coords(const pendula_system *sys, const pendula_frame *f, double *q);
 /* The last frame produced (for control outputs and UIs). */
 void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
 /* The settings in force and their derived constants (e.g. for drawing). */

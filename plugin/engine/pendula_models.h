@@ -24,7 +24,14 @@
 	X(CHAIN, chain, "Chain Pendulum",                                                        \
 	  "A series multiple pendulum: up to six links hanging one from the next, each a bob on "  \
 	  "a rod, a uniform rod or a rigid body of your own; angles, tip position and energy "     \
-	  "come out as audio-rate modulation signals and as MIDI control changes.")
+	  "come out as audio-rate modulation signals and as MIDI control changes.") \
+	X(SPHERICAL, spherical, "Spherical Pendulum",                                              \
+	  "A 3-D pendulum of one to four point masses on rods, free to swing in every direction; " \
+	  "its tip position, the direction of its first rod and its energy come out as "           \
+	  "audio-rate modulation signals and as MIDI control changes.")                            \
+	X(BEAD, bead, "Bead on a Surface",                                                         \
+	  "A bead sliding on a shaken ellipsoid or on a moving wavy floor; its position and "      \
+	  "energy come out as audio-rate modulation signals and as MIDI control changes.")
 
 typedef enum {
 #define PENDULA_X_MODEL_ENUM(id, slug, name, desc) PENDULA_MODEL_##id,
