@@ -115,8 +115,10 @@ static void draw_musical(pendula_params *p, pendula_model model)
 	for (int k = 0; k < max_n; ++k) {
 		double J, K;
 		if (model == PENDULA_MODEL_DOUBLE) {
-			J = k == 0 ? (p->m[0] + p->m[1]) * p->l[0] * p->l[0] : p->m[1] * p->l[1] * p->l[1];
-			K = p->gravity * (k == 0 ? (p->m[0] + p->m[1]) * p->l[0] : p->m[1] * p->l[1]);
+			J = k == 0 ? (p->m[0] + p->m[1]) * p->l[0] * p->l[0]
+			           : p->m[1] * p->l[1] * p->l[1];
+			K = p->gravity *
+			    (k == 0 ? (p->m[0] + p->m[1]) * p->l[0] : p->m[1] * p->l[1]);
 		} else {
 			J = p->inertia[k] + p->m[k] * p->c[k] * p->c[k];
 			K = p->gravity * p->m[k] * fmax(p->c[k], 1e-3);
@@ -224,9 +226,9 @@ int main(int argc, char **argv)
 			printf("bench cap_%s_%s settings=%d capped=%d fraction=%.4f "
 			       "worst_ns_per_frame=%.1f worst_steps_per_frame=%.2f "
 			       "slowest_time_ratio=%.4f\n",
-			       pendula_model_infos[m].slug, dist ? "inrange" : "musical", t.settings,
-			       t.capped, (double)t.capped / t.settings, t.worst_ns, t.worst_steps,
-			       t.worst_ratio);
+			       pendula_model_infos[m].slug, dist ? "inrange" : "musical",
+			       t.settings, t.capped, (double)t.capped / t.settings, t.worst_ns,
+			       t.worst_steps, t.worst_ratio);
 			print_params("slowest", &t.worst_params);
 		}
 	}

@@ -17,9 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#define SR 48000.0
+#define SR    48000.0
 #define BLOCK 256
-#define PI 3.14159265358979323846
+#define PI    3.14159265358979323846
 
 static double now(void)
 {
@@ -115,9 +115,11 @@ static void accel_closed_form(const closed_form_a *c, const double *th, const do
 {
 	const double C = cos(th[0] - th[1]), S = sin(th[0] - th[1]);
 	const double s1 = sin(th[0]), s2 = sin(th[1]), den = c->mu - C * C;
-	acc[0] = (c->g * (s2 * C - c->mu * s1) - (c->l1 * w[0] * w[0] * C + c->l2 * w[1] * w[1]) * S) /
-	         (c->l1 * den);
-	acc[1] = (c->g * c->mu * (C * s1 - s2) + (c->mu * c->l1 * w[0] * w[0] + c->l2 * w[1] * w[1] * C) * S) /
+	acc[0] =
+	    (c->g * (s2 * C - c->mu * s1) - (c->l1 * w[0] * w[0] * C + c->l2 * w[1] * w[1]) * S) /
+	    (c->l1 * den);
+	acc[1] = (c->g * c->mu * (C * s1 - s2) +
+	          (c->mu * c->l1 * w[0] * w[0] + c->l2 * w[1] * w[1] * C) * S) /
 	         (c->l2 * den);
 }
 
@@ -159,7 +161,8 @@ static void rk4_frame(rk4_lfo *r, double h, float *out)
 	for (int k = 0; k < n; ++k) {
 		r->th[k] += h / 6 * (k1t[k] + 2 * k2t[k] + 2 * k3t[k] + k4t[k]);
 		r->w[k] += h / 6 * (k1w[k] + 2 * k2w[k] + 2 * k3w[k] + k4w[k]);
-		if (r->th[k] >= PI || r->th[k] < -PI) /* wrapped: unwrapped angles wander and lose precision */
+		if (r->th[k] >= PI ||
+		    r->th[k] < -PI) /* wrapped: unwrapped angles wander and lose precision */
 			r->th[k] -= 2 * PI * floor((r->th[k] + PI) / (2 * PI));
 		out[k] = (float)(r->th[k] / PI);
 	}
@@ -189,7 +192,8 @@ static double rk4_energy_spread(const pendula_params *p, long frames)
 	double lo = INFINITY, hi = -INFINITY;
 	for (long i = 0; i < frames; ++i) {
 		rk4_frame(&lfo, p->time_scale / SR, out);
-		const double en = pendula_energy_normalised(&lfo.sys, pendula_energy(&lfo.sys, lfo.th, lfo.w));
+		const double en =
+		    pendula_energy_normalised(&lfo.sys, pendula_energy(&lfo.sys, lfo.th, lfo.w));
 		lo = fmin(lo, en);
 		hi = fmax(hi, en);
 	}
@@ -236,10 +240,11 @@ int main(int argc, char **argv)
 		const double rk_spread = rk4_energy_spread(&p, spread_frames);
 		printf("bench engine_%s ns_per_frame=%.2f energy_spread=%.2e\n", cases[c].name, ns,
 		       spread);
-		printf("bench rk4_per_frame_%s ns_per_frame=%.2f energy_spread=%.2e\n", cases[c].name,
-		       rk_ns, rk_spread);
-		printf("# %s: RK4 per frame / engine = %.2f; the engine took %.4f steps per frame\n",
-		       cases[c].name, rk_ns / ns, spf);
+		printf("bench rk4_per_frame_%s ns_per_frame=%.2f energy_spread=%.2e\n",
+		       cases[c].name, rk_ns, rk_spread);
+		printf(
+		    "# %s: RK4 per frame / engine = %.2f; the engine took %.4f steps per frame\n",
+		    cases[c].name, rk_ns / ns, spf);
 	}
 	return 0;
 }

@@ -39,25 +39,25 @@ typedef struct {
 } bench_case;
 
 static const bench_case cases[] = {
-	{"double forced 1 kHz, heavy arm 2", PENDULA_MODEL_DOUBLE,
-	 "gravity=100 m1=0.01 m2=100 lambda2=100 sigma1=100 sigma2=-100 pivot_y_amp=0.246516 "
-	 "pivot_y_freq=1000 theta2_init=-180"},
-	{"double tiny, torques -100", PENDULA_MODEL_DOUBLE,
-	 "m1=0.01 m2=0.01 l1=0.01 l2=0.01 sigma1=-100 sigma2=-100"},
-	{"double tiny, torques, time scale 100", PENDULA_MODEL_DOUBLE,
-	 "time_scale=100 m1=0.01 m2=0.01 l1=0.01 l2=0.01 sigma1=100 sigma2=100"},
-	{"double forced 10 m at 1 kHz, time scale 100", PENDULA_MODEL_DOUBLE,
-	 "time_scale=100 pivot_y_amp=10 pivot_y_freq=1000 pivot_x_amp=10 pivot_x_freq=1000"},
-	{"double every control at max", PENDULA_MODEL_DOUBLE, "max"},
-	{"double every control at min", PENDULA_MODEL_DOUBLE, "min"},
-	{"parallel free rotor, torque -100", PENDULA_MODEL_PARALLEL,
-	 "n_bodies=1 c1=0 inertia1=1e-6 sigma1=-100"},
-	{"parallel 4 light bodies, torques, forced", PENDULA_MODEL_PARALLEL,
-	 "n_bodies=4 time_scale=100 m1=0.01 m2=0.01 m3=0.01 m4=0.01 inertia1=1e-6 inertia2=1e-6 "
-	 "inertia3=1e-6 inertia4=1e-6 sigma1=100 sigma2=-100 sigma3=100 sigma4=-100 "
-	 "pivot_x_amp=10 pivot_x_freq=1000"},
-	{"parallel every control at max", PENDULA_MODEL_PARALLEL, "max"},
-	{"parallel every control at min", PENDULA_MODEL_PARALLEL, "min"},
+    {"double forced 1 kHz, heavy arm 2", PENDULA_MODEL_DOUBLE,
+     "gravity=100 m1=0.01 m2=100 lambda2=100 sigma1=100 sigma2=-100 pivot_y_amp=0.246516 "
+     "pivot_y_freq=1000 theta2_init=-180"},
+    {"double tiny, torques -100", PENDULA_MODEL_DOUBLE,
+     "m1=0.01 m2=0.01 l1=0.01 l2=0.01 sigma1=-100 sigma2=-100"},
+    {"double tiny, torques, time scale 100", PENDULA_MODEL_DOUBLE,
+     "time_scale=100 m1=0.01 m2=0.01 l1=0.01 l2=0.01 sigma1=100 sigma2=100"},
+    {"double forced 10 m at 1 kHz, time scale 100", PENDULA_MODEL_DOUBLE,
+     "time_scale=100 pivot_y_amp=10 pivot_y_freq=1000 pivot_x_amp=10 pivot_x_freq=1000"},
+    {"double every control at max", PENDULA_MODEL_DOUBLE, "max"},
+    {"double every control at min", PENDULA_MODEL_DOUBLE, "min"},
+    {"parallel free rotor, torque -100", PENDULA_MODEL_PARALLEL,
+     "n_bodies=1 c1=0 inertia1=1e-6 sigma1=-100"},
+    {"parallel 4 light bodies, torques, forced", PENDULA_MODEL_PARALLEL,
+     "n_bodies=4 time_scale=100 m1=0.01 m2=0.01 m3=0.01 m4=0.01 inertia1=1e-6 inertia2=1e-6 "
+     "inertia3=1e-6 inertia4=1e-6 sigma1=100 sigma2=-100 sigma3=100 sigma4=-100 "
+     "pivot_x_amp=10 pivot_x_freq=1000"},
+    {"parallel every control at max", PENDULA_MODEL_PARALLEL, "max"},
+    {"parallel every control at min", PENDULA_MODEL_PARALLEL, "min"},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -126,11 +126,12 @@ int main(int argc, char **argv)
 			pendula_engine_free(e);
 			const double mean = total * 1e9 / (double)timed;
 			const double block_ns = block * 1e9 / BLOCK;
-			printf("rate=%.0f case=\"%s\" ns_per_frame=%.1f worst_block_ns_per_frame=%.1f "
-			       "cores=%.3f steps_per_s=%.0f restarts=%llu\n",
-			       rate, cases[c].name, mean, block_ns, mean * rate * 1e-9,
-			       (double)st.steps / ((double)st.frames / rate),
-			       (unsigned long long)st.restarts);
+			printf(
+			    "rate=%.0f case=\"%s\" ns_per_frame=%.1f worst_block_ns_per_frame=%.1f "
+			    "cores=%.3f steps_per_s=%.0f restarts=%llu\n",
+			    rate, cases[c].name, mean, block_ns, mean * rate * 1e-9,
+			    (double)st.steps / ((double)st.frames / rate),
+			    (unsigned long long)st.restarts);
 			if (mean > worst_mean) {
 				worst_mean = mean;
 				worst_name = cases[c].name;

@@ -199,8 +199,8 @@ void pendula_cc_skip(pendula_cc *enc, uint32_t n)
 /* The first frame >= from (of a chunk whose frame 0 is the absolute frame
  * start) at which output i may send: past its rate limit, and with a value
  * outside [keep_lo, keep_hi) (NaN is outside too).  n if none. */
-static uint32_t next_candidate(const pendula_cc *enc, int i, const float *signal,
-                               uint64_t start, uint32_t from, uint32_t n)
+static uint32_t next_candidate(const pendula_cc *enc, int i, const float *signal, uint64_t start,
+                               uint32_t from, uint32_t n)
 {
 	const pendula_cc_output *o = &enc->out[i];
 	uint32_t f = from;

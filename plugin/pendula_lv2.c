@@ -43,7 +43,7 @@
 
 /* Frames per processing chunk: the smoothers step and parameter changes reach
  * the engine at most this often. */
-#define PENDULA_CHUNK 64u
+#define PENDULA_CHUNK       64u
 /* Time constant of the control smoothers, seconds of real (audio) time. */
 #define PENDULA_SMOOTH_TIME 0.020
 
@@ -158,13 +158,13 @@ typedef struct {
 	 * own values either way, so its messages do not depend on the wiring.
 	 * If outputs overlap partially (never seen in a host), every output goes
 	 * through scratch and is copied, chunk by chunk, in table order. */
-	float *route_host[MAX_SIGNALS];  /* direct target, or NULL */
-	bool route_scratch[MAX_SIGNALS]; /* CC reads this signal from scratch */
-	bool route_last[MAX_SIGNALS];    /* its last value comes from scratch */
-	bool route_copy;                 /* partial overlap: scratch and copy all */
-	bool route_any_last;             /* some route_last */
-	bool cc_live;                    /* CC encoder runs: midi_out connected, a cc on */
-	bool cc_dirty;                   /* the CC settings must be given again */
+	float *route_host[MAX_SIGNALS];    /* direct target, or NULL */
+	bool route_scratch[MAX_SIGNALS];   /* CC reads this signal from scratch */
+	bool route_last[MAX_SIGNALS];      /* its last value comes from scratch */
+	bool route_copy;                   /* partial overlap: scratch and copy all */
+	bool route_any_last;               /* some route_last */
+	bool cc_live;                      /* CC encoder runs: midi_out connected, a cc on */
+	bool cc_dirty;                     /* the CC settings must be given again */
 	void *routed_for[MAX_SIGNALS + 2]; /* the buffers and block size routed for */
 	float chunk_signal[MAX_SIGNALS][PENDULA_CHUNK];
 	/* Latest value of each signal output (for the control outputs). */
@@ -180,17 +180,16 @@ typedef struct {
 	pendula_midi_io midi;
 
 	/* MIDI CC out and tempo sync (see "MIDI CC out, tempo sync") */
-	pendula_cc cc;          /* encoder, outputs indexed like signal[] */
-	bool cc_any;            /* some output is sent this block */
-	uint32_t cc_offset;     /* block frame of the chunk being encoded */
-	pendula_tempo tempo;    /* host transport, at the next frame to render */
-	bool position_event;    /* a time:Position arrived since the last phase lock */
-	double sync_hz[2];      /* tempo-synced forcing (x, y), Hz of audio time; 0: free */
+	pendula_cc cc;       /* encoder, outputs indexed like signal[] */
+	bool cc_any;         /* some output is sent this block */
+	uint32_t cc_offset;  /* block frame of the chunk being encoded */
+	pendula_tempo tempo; /* host transport, at the next frame to render */
+	bool position_event; /* a time:Position arrived since the last phase lock */
+	double sync_hz[2];   /* tempo-synced forcing (x, y), Hz of audio time; 0: free */
 
 	/* Inline display (inline_display.c); NULL: none */
 	pendula_idpy *idpy;
 } Pendula;
-
 
 /* ---------------------------------------------------------------------- */
 /* Controls                                                                */
@@ -495,19 +494,17 @@ static void cc_configure(Pendula *self)
 	pendula_cc_configure(&self->cc, (int)self->control[P_MIDI_CHANNEL],
 	                     self->control[P_CC_14BIT] >= 0.5f, self->control[P_ENERGY_MAX]);
 	for (int s = 0; s < self->n_signals; ++s)
-		pendula_cc_set_output(&self->cc, s,
-		                      self->signal_cc[s] != P_NONE
-		                          ? (int)self->control[self->signal_cc[s]]
-		                          : -1,
-		                      self->signal_map[s]);
+		pendula_cc_set_output(
+		    &self->cc, s,
+		    self->signal_cc[s] != P_NONE ? (int)self->control[self->signal_cc[s]] : -1,
+		    self->signal_map[s]);
 	self->cc_any = pendula_cc_any_enabled(&self->cc);
 	self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX; /* route again */
 }
 
 /* A generated MIDI message at a frame of the block, if it fits in the
  * output beside the room reserved for the input MIDI still to come. */
-static void midi_write_generated(Pendula *self, uint32_t frame, const uint8_t *bytes,
-                                 uint32_t size)
+static void midi_write_generated(Pendula *self, uint32_t frame, const uint8_t *bytes, uint32_t size)
 {
 	pendula_midi_io_generate(&self->midi, frame, bytes, size);
 }
@@ -531,8 +528,8 @@ static void cc_chunk(Pendula *self, uint32_t offset, uint32_t n)
 	const float *signals[MAX_SIGNALS];
 	for (int s = 0; s < self->n_signals; ++s)
 		signals[s] = self->route_copy || self->route_scratch[s] ? self->chunk_signal[s]
-		             : self->route_host[s]                    ? self->route_host[s] + offset
-		                                                       : NULL;
+		             : self->route_host[s] ? self->route_host[s] + offset
+		                                   : NULL;
 	self->cc_offset = offset;
 	pendula_cc_process(&self->cc, signals, n, cc_emit, self);
 }
@@ -779,8 +776,8 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	 * block: every smoother settled (they stay so until the next block's
 	 * controls) and no tempo sync (which locks the phase on the grid).
 	 * The engine's output does not depend on how its frames are split. */
-	const bool sync_on = self->control[P_PIVOT_X_SYNC] > 0.0f ||
-	                     self->control[P_PIVOT_Y_SYNC] > 0.0f;
+	const bool sync_on =
+	    self->control[P_PIVOT_X_SYNC] > 0.0f || self->control[P_PIVOT_Y_SYNC] > 0.0f;
 	bool any_scratch = self->route_copy;
 	for (int s = 0; s < self->n_signals; ++s)
 		any_scratch |= self->route_scratch[s];
@@ -857,8 +854,9 @@ static void ports_from_table(Pendula *self)
 			        ? info->related
 			        : P_NONE;
 			self->signal_map[s] = (info->flags & PF_CC_ENERGY) ? PENDULA_CC_MAP_ENERGY
-			                      : is_angle_channel(info->channel) ? PENDULA_CC_MAP_ANGLE
-			                                                        : PENDULA_CC_MAP_TIP;
+			                      : is_angle_channel(info->channel)
+			                          ? PENDULA_CC_MAP_ANGLE
+			                          : PENDULA_CC_MAP_TIP;
 			self->signal_cc[s] = P_NONE;
 		}
 	}
@@ -880,8 +878,8 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	(void)bundle_path;
 	LV2_URID_Map *map = NULL;
 	LV2_Log_Log *log = NULL;
-	const char *missing = lv2_features_query(features, LV2_LOG__log, &log, false,
-	                                         LV2_URID__map, &map, true, NULL);
+	const char *missing = lv2_features_query(features, LV2_LOG__log, &log, false, LV2_URID__map,
+	                                         &map, true, NULL);
 	LV2_Log_Logger logger;
 	lv2_log_logger_init(&logger, map, log);
 	if (missing) {
@@ -992,11 +990,17 @@ static const void *extension_data(const char *uri)
 	return NULL;
 }
 
-#define PENDULA_X_DESCRIPTORS(id, slug, name, desc)                                               \
-	{PENDULA_URI_BASE #slug, instantiate, connect_port, activate,                               \
-	 run,                    deactivate,  cleanup,      extension_data},                        \
-	    {PENDULA_URI_BASE #slug "-cv", instantiate, connect_port, activate,                     \
-	     run,                          deactivate,  cleanup,      extension_data},
+#define PENDULA_X_DESCRIPTORS(id, slug, name, desc)                                             \
+	{PENDULA_URI_BASE #slug, instantiate, connect_port, activate, run, deactivate, cleanup, \
+	 extension_data},                                                                       \
+	    {PENDULA_URI_BASE #slug "-cv",                                                      \
+	     instantiate,                                                                       \
+	     connect_port,                                                                      \
+	     activate,                                                                          \
+	     run,                                                                               \
+	     deactivate,                                                                        \
+	     cleanup,                                                                           \
+	     extension_data},
 static const LV2_Descriptor descriptors[PENDULA_N_VARIANTS] = {
     PENDULA_MODELS(PENDULA_X_DESCRIPTORS)};
 #undef PENDULA_X_DESCRIPTORS

@@ -33,18 +33,18 @@
 typedef int pendula_variant;
 #define PENDULA_N_VARIANTS (2 * PENDULA_N_MODELS)
 enum {
-#define PENDULA_X_VARIANT_ENUM(id, slug, name, desc)                                               \
+#define PENDULA_X_VARIANT_ENUM(id, slug, name, desc) \
 	PENDULA_VARIANT_##id = 2 * PENDULA_MODEL_##id, PENDULA_VARIANT_##id##_CV,
 	PENDULA_MODELS(PENDULA_X_VARIANT_ENUM)
 #undef PENDULA_X_VARIANT_ENUM
 };
 
 /* Model sets */
-#define PM(id)  (1u << PENDULA_MODEL_##id)
-#define PM_ALL  ((1u << PENDULA_N_MODELS) - 1u)
+#define PM(id)         (1u << PENDULA_MODEL_##id)
+#define PM_ALL         ((1u << PENDULA_N_MODELS) - 1u)
 #define PM_EXCEPT(set) (PM_ALL & ~(set))
 /* The Cartesian 3-D models: no angle outputs (README.md). */
-#define PM_3D   (PM(SPHERICAL) | PM(BEAD))
+#define PM_3D          (PM(SPHERICAL) | PM(BEAD))
 
 typedef enum {
 	PK_CONTROL_IN,
@@ -67,15 +67,15 @@ typedef enum {
 /* Units: a units: URI suffix, or one of the custom units the generator defines */
 typedef enum {
 	PU_NONE,
-	PU_COEF,   /* units:coef */
-	PU_MS2,    /* custom: m/s^2 */
-	PU_KG,     /* custom: kg */
-	PU_M,      /* units:m */
-	PU_KGM2,   /* custom: kg m^2 */
-	PU_NMS,    /* custom: N m s */
-	PU_NM,     /* custom: N m */
-	PU_HZ,     /* units:hz */
-	PU_DEGREE, /* units:degree */
+	PU_COEF,      /* units:coef */
+	PU_MS2,       /* custom: m/s^2 */
+	PU_KG,        /* custom: kg */
+	PU_M,         /* units:m */
+	PU_KGM2,      /* custom: kg m^2 */
+	PU_NMS,       /* custom: N m s */
+	PU_NM,        /* custom: N m */
+	PU_HZ,        /* units:hz */
+	PU_DEGREE,    /* units:degree */
 	PU_PER_M,     /* custom: 1/m */
 	PU_RAD_PER_M, /* custom: rad/m */
 } pendula_unit;
@@ -242,7 +242,7 @@ typedef enum {
 #define PENDULA_X_ENUM(id, ...) id,
 	PENDULA_PORTS(PENDULA_X_ENUM)
 #undef PENDULA_X_ENUM
-	PENDULA_N_PORT_IDS
+	    PENDULA_N_PORT_IDS
 } pendula_port_id;
 
 /* Per-model defaults that differ from the table's default column:
@@ -285,7 +285,7 @@ typedef struct {
 } pendula_port_info;
 
 static const pendula_port_info pendula_ports[PENDULA_N_PORT_IDS] = {
-#define PENDULA_X_INFO(id, sym, nm, kd, md, mn, mx, df, un, fl, par, cv, rel, ch, dc)              \
+#define PENDULA_X_INFO(id, sym, nm, kd, md, mn, mx, df, un, fl, par, cv, rel, ch, dc) \
 	{sym, nm, kd, md, (float)(mn), (float)(mx), (double)(df), un, fl, par, cv, rel, ch, dc},
     PENDULA_PORTS(PENDULA_X_INFO)
 #undef PENDULA_X_INFO
@@ -306,7 +306,8 @@ static const pendula_model_info pendula_model_infos[PENDULA_N_MODELS] = {
 
 /* Plugin URIs and short names (the URI suffix), by variant. */
 static const char *const pendula_variant_uris[PENDULA_N_VARIANTS] = {
-#define PENDULA_X_VARIANT_URI(id, slug, name, desc) PENDULA_URI_BASE #slug, PENDULA_URI_BASE #slug "-cv",
+#define PENDULA_X_VARIANT_URI(id, slug, name, desc) \
+	PENDULA_URI_BASE #slug, PENDULA_URI_BASE #slug "-cv",
     PENDULA_MODELS(PENDULA_X_VARIANT_URI)
 #undef PENDULA_X_VARIANT_URI
 };
@@ -323,13 +324,13 @@ typedef struct {
 } pendula_sync_note;
 
 static const pendula_sync_note pendula_sync_notes[] = {
-    {"Free (Hz)", 0.0},     {"1/32", 0.125},        {"1/16 triplet", 1.0 / 6.0},
-    {"1/16", 0.25},         {"1/16 dotted", 0.375}, {"1/8 triplet", 1.0 / 3.0},
-    {"1/8", 0.5},           {"1/8 dotted", 0.75},   {"1/4 triplet", 2.0 / 3.0},
-    {"1/4", 1.0},           {"1/4 dotted", 1.5},    {"1/2 triplet", 4.0 / 3.0},
-    {"1/2", 2.0},           {"1/2 dotted", 3.0},    {"1/1 triplet", 8.0 / 3.0},
-    {"1 bar", 4.0},         {"1 bar dotted", 6.0},  {"2 bars", 8.0},
-    {"3 bars", 12.0},       {"4 bars", 16.0},       {"6 bars", 24.0},
+    {"Free (Hz)", 0.0}, {"1/32", 0.125},        {"1/16 triplet", 1.0 / 6.0},
+    {"1/16", 0.25},     {"1/16 dotted", 0.375}, {"1/8 triplet", 1.0 / 3.0},
+    {"1/8", 0.5},       {"1/8 dotted", 0.75},   {"1/4 triplet", 2.0 / 3.0},
+    {"1/4", 1.0},       {"1/4 dotted", 1.5},    {"1/2 triplet", 4.0 / 3.0},
+    {"1/2", 2.0},       {"1/2 dotted", 3.0},    {"1/1 triplet", 8.0 / 3.0},
+    {"1 bar", 4.0},     {"1 bar dotted", 6.0},  {"2 bars", 8.0},
+    {"3 bars", 12.0},   {"4 bars", 16.0},       {"6 bars", 24.0},
     {"8 bars", 32.0},
 };
 #define PENDULA_N_SYNC_NOTES (sizeof(pendula_sync_notes) / sizeof(pendula_sync_notes[0]))
@@ -346,13 +347,15 @@ static const char *const pendula_link_shape_labels[] = {
  * generator and the tests read them from here. */
 static inline const char *pendula_enum_label(pendula_port_id id, long value)
 {
-	const size_t n_shapes = sizeof(pendula_link_shape_labels) / sizeof(pendula_link_shape_labels[0]);
+	const size_t n_shapes =
+	    sizeof(pendula_link_shape_labels) / sizeof(pendula_link_shape_labels[0]);
 	if (value < 0)
 		return NULL;
 	switch (id) {
 	case P_PIVOT_X_SYNC:
 	case P_PIVOT_Y_SYNC:
-		return (size_t)value < PENDULA_N_SYNC_NOTES ? pendula_sync_notes[value].label : NULL;
+		return (size_t)value < PENDULA_N_SYNC_NOTES ? pendula_sync_notes[value].label
+		                                            : NULL;
 	case P_LINK_SHAPE:
 		return (size_t)value < n_shapes ? pendula_link_shape_labels[value] : NULL;
 	default:
@@ -427,8 +430,7 @@ static inline void pendula_model_port_range(pendula_model model, pendula_port_id
 		}
 }
 
-static inline void pendula_port_range(pendula_variant v, pendula_port_id id, float *min,
-                                      float *max)
+static inline void pendula_port_range(pendula_variant v, pendula_port_id id, float *min, float *max)
 {
 	pendula_model_port_range(pendula_variant_model(v), id, min, max);
 }

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void out_of_memory(void)
 {
 	fprintf(stderr, "lv2 test host: out of memory\n");

@@ -14,8 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-static inline void test_scene_from_ports(pendula_variant variant, const float *v,
-                                         pendula_scene *s)
+static inline void test_scene_from_ports(pendula_variant variant, const float *v, pendula_scene *s)
 {
 	static const double pi = 3.14159265358979323846;
 	static const pendula_port_id mass[4] = {P_M1, P_M2, P_M3, P_M4};

@@ -82,8 +82,7 @@ static void ref_positions(const ref_chain *r, const double *th, double *x, doubl
 }
 
 /* dG_i/dth_j = l_j p'(th_j) for j < i, c_i p'(th_i) for j = i, 0 beyond. */
-static void ref_jacobian(const ref_chain *r, const double *th, double jx[NL][NL],
-                         double jy[NL][NL])
+static void ref_jacobian(const ref_chain *r, const double *th, double jx[NL][NL], double jy[NL][NL])
 {
 	for (int i = 0; i < r->n; ++i)
 		for (int j = 0; j < r->n; ++j) {
@@ -189,8 +188,7 @@ static void solve(int n, double A[NL][NL], const double *b, double *x)
 
 /* Lagrange's equations assembled with finite differences of R and U:
  *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
-static void ref_accel(const ref_chain *r, const double *th, const double *w, double t,
-                      double *acc)
+static void ref_accel(const ref_chain *r, const double *th, const double *w, double t, double *acc)
 {
 	const int n = r->n;
 	const double e = 1e-6;
@@ -311,7 +309,8 @@ static void gen_eigen(int n, double R[NL][NL], double K[NL][NL], double *w2, dou
 	for (int m = 0; m < n; ++m)
 		order[m] = m;
 	for (int a = 1; a < n; ++a)
-		for (int b = a; b > 0 && A[order[b - 1]][order[b - 1]] > A[order[b]][order[b]]; --b) {
+		for (int b = a; b > 0 && A[order[b - 1]][order[b - 1]] > A[order[b]][order[b]];
+		     --b) {
 			const int t = order[b];
 			order[b] = order[b - 1];
 			order[b - 1] = t;
@@ -480,8 +479,8 @@ static void test_modes_three_equal_bobs(void)
 	ref_modes(&p, w2, V);
 	for (int k = 0; k < 3; ++k) {
 		const double resid = x[k] * x[k] * x[k] - 9 * x[k] * x[k] + 18 * x[k] - 6;
-		printf("\n  root %d: x = %.9f (residual %.1e), reference w^2 l / g = %.9f", k + 1, x[k],
-		       resid, w2[k] * l / g);
+		printf("\n  root %d: x = %.9f (residual %.1e), reference w^2 l / g = %.9f", k + 1,
+		       x[k], resid, w2[k] * l / g);
 		CU_ASSERT(fabs(resid) < 1e-9);
 		CU_ASSERT(fabs(w2[k] * l / g - x[k]) < 1e-6 * x[k]);
 	}
@@ -670,7 +669,8 @@ static void check_budget(pendula_params p, double seconds, const char *what)
 			first_slope = (-3.0 * p0 + 4.0 * p1 - pw) / (2.0 * dt);
 		const double slope =
 		    i >= 2 ? (3.0 * pw - 4.0 * prev_power + power_2back) / (2.0 * dt) : 0.0;
-		const double corrected = i >= 2 ? work - dt * dt / 12.0 * (slope - first_slope) : work;
+		const double corrected =
+		    i >= 2 ? work - dt * dt / 12.0 * (slope - first_slope) : work;
 		power_2back = prev_power;
 		prev_power = pw;
 		prev_t = f.t;
@@ -731,8 +731,10 @@ static double mathieu_trace(double nu, double g, double dy, double W)
 #define ACC(tt, xx) (nu * (g - dy * W * W * cos(W * (tt))) * (xx))
 		for (int i = 0; i < n; ++i) {
 			const double k1x = v, k1v = ACC(t, x);
-			const double k2x = v + 0.5 * h * k1v, k2v = ACC(t + 0.5 * h, x + 0.5 * h * k1x);
-			const double k3x = v + 0.5 * h * k2v, k3v = ACC(t + 0.5 * h, x + 0.5 * h * k2x);
+			const double k2x = v + 0.5 * h * k1v,
+			             k2v = ACC(t + 0.5 * h, x + 0.5 * h * k1x);
+			const double k3x = v + 0.5 * h * k2v,
+			             k3v = ACC(t + 0.5 * h, x + 0.5 * h * k2x);
 			const double k4x = v + h * k3v, k4v = ACC(t + h, x + h * k3x);
 			x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
 			v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
@@ -751,8 +753,8 @@ static double upright_margin(const pendula_params *p, double dy, double freq)
 	double w2[NL], V[NL][NL], worst = 0.0;
 	ref_modes(p, w2, V);
 	for (int m = 0; m < p->n_bodies; ++m)
-		worst = fmax(worst, fabs(mathieu_trace(w2[m] / p->gravity, p->gravity, dy,
-		                                       2 * PI * freq)));
+		worst = fmax(
+		    worst, fabs(mathieu_trace(w2[m] / p->gravity, p->gravity, dy, 2 * PI * freq)));
 	return worst;
 }
 
@@ -816,8 +818,9 @@ static void check_inverted(int n, double l, double dy)
 	CU_ASSERT(upright_margin(&p, dy, below) > 2.0);
 	const double up = upright_run(p, dy, above, 10.0);
 	const double down = upright_run(p, dy, below, 10.0);
-	printf("\n  worst distance from upright over 10 s: %.3f rad at %.2f Hz, %.3f rad at %.2f Hz",
-	       up, above, down, below);
+	printf(
+	    "\n  worst distance from upright over 10 s: %.3f rad at %.2f Hz, %.3f rad at %.2f Hz",
+	    up, above, down, below);
 	CU_ASSERT(up < 0.3);
 	CU_ASSERT(down > 1.0);
 }
@@ -908,8 +911,9 @@ static void test_accelerations_independent(void)
 		worst_energy = fmax(worst_energy, fabs(pendula_energy(&sys, th, w) - e_ref) /
 		                                      (1.0 + fabs(e_ref)));
 		const double pw = ref_power(&r, th, w, t);
-		worst_power = fmax(worst_power, fabs(pendula_power(&sys, th, w, r.wx * t, r.wy * t) - pw) /
-		                                    (1.0 + fabs(pw)));
+		worst_power =
+		    fmax(worst_power, fabs(pendula_power(&sys, th, w, r.wx * t, r.wy * t) - pw) /
+		                          (1.0 + fabs(pw)));
 		/* and the momentum round trip p = R w, w = R^-1 p */
 		double mom[NL], back[NL];
 		pendula_momentum(&sys, th, w, mom);
@@ -917,9 +921,10 @@ static void test_accelerations_independent(void)
 		for (int k = 0; k < r.n; ++k)
 			CU_ASSERT(fabs(back[k] - w[k]) < 1e-9 * (1 + fabs(w[k])));
 	}
-	printf("\n  300 random states, N = 1..6, all shapes, damping, torque, forcing: max relative "
-	       "difference of the accelerations %.2e, energy %.2e, power %.2e",
-	       worst, worst_energy, worst_power);
+	printf(
+	    "\n  300 random states, N = 1..6, all shapes, damping, torque, forcing: max relative "
+	    "difference of the accelerations %.2e, energy %.2e, power %.2e",
+	    worst, worst_energy, worst_power);
 	CU_ASSERT(worst < 1e-6); /* finite differences in the reference */
 	CU_ASSERT(worst_energy < 1e-12);
 	CU_ASSERT(worst_power < 1e-12);
@@ -960,7 +965,9 @@ static double symplectic_defect(const pendula_system *sys, const pendula_state *
 			double s = 0.0;
 			for (int i = 0; i < n; ++i)
 				s += J[i][a] * J[n + i][b] - J[n + i][a] * J[i][b];
-			const double omega = (a < n && b == a + n) ? 1.0 : (b < n && a == b + n) ? -1.0 : 0.0;
+			const double omega = (a < n && b == a + n)   ? 1.0
+			                     : (b < n && a == b + n) ? -1.0
+			                                             : 0.0;
 			worst = fmax(worst, fabs(s - omega));
 		}
 	return worst;
@@ -1101,12 +1108,14 @@ static void test_random_settings(void)
 		pendula_params_default(&p, PENDULA_MODEL_CHAIN);
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 			const pendula_port_info *info = &pendula_ports[id];
-			if (!(info->models & mask) || info->kind != PK_CONTROL_IN || info->param < 0)
+			if (!(info->models & mask) || info->kind != PK_CONTROL_IN ||
+			    info->param < 0)
 				continue;
 			double v = random_in_port_range((pendula_port_id)id);
 			if (info->flags & PF_INTEGER)
 				v = floor(v + 0.5);
-			if (c % 4 >= 2 && (strstr(info->symbol, "lambda") || strstr(info->symbol, "sigma")))
+			if (c % 4 >= 2 &&
+			    (strstr(info->symbol, "lambda") || strstr(info->symbol, "sigma")))
 				v = 0.0; /* half the cases free: the hardest for energy */
 			if (c % 3 && !strncmp(info->symbol, "pivot", 5))
 				v = 0.0;
@@ -1177,7 +1186,8 @@ int main(void)
 	CU_add_test(s, "normal modes, N=3 equal bobs (closed form)", test_modes_three_equal_bobs);
 	CU_add_test(s, "normal modes, rods N=2 (n-rod note), N=3, N=5", test_modes_rods);
 	CU_add_test(s, "N=2 bobs reproduces double", test_reproduces_double);
-	CU_add_test(s, "accelerations vs Lagrangian from positions", test_accelerations_independent);
+	CU_add_test(s, "accelerations vs Lagrangian from positions",
+	            test_accelerations_independent);
 	CU_add_test(s, "symplectic, reversible, order 4", test_symplectic_reversible);
 	CU_add_test(s, "energy conservation, N=3 rods", test_energy_three_rods);
 	CU_add_test(s, "energy conservation, N=6 bobs", test_energy_six_bobs);

@@ -184,8 +184,8 @@ static void run(pendula_variant v, const run_spec *spec, bool ftz, recording *r)
 			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 				if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
 				    pendula_ports[id].kind == PK_CONTROL_OUT)
-					r->ctl[id] =
-					    lv2th_realloc(r->ctl[id], r->cap_blocks * sizeof(float));
+					r->ctl[id] = lv2th_realloc(r->ctl[id],
+					                           r->cap_blocks * sizeof(float));
 		}
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 			if (r->ctl[id])
@@ -274,8 +274,8 @@ static void check_case(const char *what, const run_spec *spec, bool must_move)
 	const bool moving = still_moving(&plain);
 	printf("\n    %-46s %s%s", what, bad ? "CONTRACT BROKEN " : "contract ok",
 	       must_move ? (moving ? ", moving" : ", FROZEN") : "");
-	CHECK(bad == 0, "%s: %zu output values break the contract, first %s (%s)", what, bad,
-	      first, spec->set);
+	CHECK(bad == 0, "%s: %zu output values break the contract, first %s (%s)", what, bad, first,
+	      spec->set);
 	if (must_move)
 		CHECK(moving, "%s: every angle frozen over the second half of the run (%s)", what,
 		      spec->set);
@@ -299,32 +299,32 @@ typedef struct {
 } named_case;
 
 static const named_case named[] = {
-	/* issue 13: +-9.6e26 angles and NaN energy within 10 s */
-	{"forced 1 kHz, heavy arm on a light one",
-	 "gravity=100 m1=0.01 m2=100 lambda2=100 sigma1=100 sigma2=-100 pivot_y_amp=0.246516 "
-	 "pivot_y_freq=1000 theta2_init=-180 l1=1 l2=1",
-	 true, 0.0},
-	/* a restart loop: every output exactly 0 */
-	{"tiny double, torques -100", "m1=0.01 m2=0.01 l1=0.01 l2=0.01 sigma1=-100 sigma2=-100",
-	 true, 0.0},
-	/* negative energy, subnormals inside run() */
-	{"strong damping, time scale 100", "time_scale=100 lambda1=100 lambda2=100", false, 4.0},
-	/* tip_y = -1.000001 */
-	{"m = l = 0.1, torques +-10 from rest",
-	 "m1=0.1 m2=0.1 l1=0.1 l2=0.1 sigma1=10 sigma2=-10 theta1_init=0 theta2_init=0", true, 0.0},
-	/* a subnormal tip_y at frame 1 */
-	{"theta2_init = 180 under theta1_init = 0", "theta1_init=0 theta2_init=180", false, 0.0},
-	/* theta1 down to -58: the angle stopped wrapping */
-	{"free rotor, torque -100", "n_bodies=1 c1=0 inertia1=1e-6 sigma1=-100", true, 0.0},
-	/* denormal controls passed straight to the outputs */
-	{"denormal initial angles and pivot",
-	 "theta1_init=1e-40 theta2_init=-1e-40 pivot_x_amp=1e-40 pivot_y_amp=1e-40 "
-	 "pivot_x_freq=1e-40 pivot_y_freq=1e-40",
-	 false, 0.0},
-	/* light arms, torques, forced hard, at audio rate */
-	{"light bodies, torques, forced, time scale 100",
-	 "time_scale=100 m1=0.01 m2=0.01 sigma1=100 sigma2=-100 pivot_x_amp=10 pivot_x_freq=1000",
-	 true, 0.0},
+    /* issue 13: +-9.6e26 angles and NaN energy within 10 s */
+    {"forced 1 kHz, heavy arm on a light one",
+     "gravity=100 m1=0.01 m2=100 lambda2=100 sigma1=100 sigma2=-100 pivot_y_amp=0.246516 "
+     "pivot_y_freq=1000 theta2_init=-180 l1=1 l2=1",
+     true, 0.0},
+    /* a restart loop: every output exactly 0 */
+    {"tiny double, torques -100", "m1=0.01 m2=0.01 l1=0.01 l2=0.01 sigma1=-100 sigma2=-100", true,
+     0.0},
+    /* negative energy, subnormals inside run() */
+    {"strong damping, time scale 100", "time_scale=100 lambda1=100 lambda2=100", false, 4.0},
+    /* tip_y = -1.000001 */
+    {"m = l = 0.1, torques +-10 from rest",
+     "m1=0.1 m2=0.1 l1=0.1 l2=0.1 sigma1=10 sigma2=-10 theta1_init=0 theta2_init=0", true, 0.0},
+    /* a subnormal tip_y at frame 1 */
+    {"theta2_init = 180 under theta1_init = 0", "theta1_init=0 theta2_init=180", false, 0.0},
+    /* theta1 down to -58: the angle stopped wrapping */
+    {"free rotor, torque -100", "n_bodies=1 c1=0 inertia1=1e-6 sigma1=-100", true, 0.0},
+    /* denormal controls passed straight to the outputs */
+    {"denormal initial angles and pivot",
+     "theta1_init=1e-40 theta2_init=-1e-40 pivot_x_amp=1e-40 pivot_y_amp=1e-40 "
+     "pivot_x_freq=1e-40 pivot_y_freq=1e-40",
+     false, 0.0},
+    /* light arms, torques, forced hard, at audio rate */
+    {"light bodies, torques, forced, time scale 100",
+     "time_scale=100 m1=0.01 m2=0.01 sigma1=100 sigma2=-100 pivot_x_amp=10 pivot_x_freq=1000", true,
+     0.0},
 };
 
 static void test_named(void)

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PI 3.14159265358979323846
+#define PI  3.14159265358979323846
 #define DEG (PI / 180.0)
-#define NB 4 /* the Chaos Man: body 1 and up to three arms */
+#define NB  4 /* the Chaos Man: body 1 and up to three arms */
 
 /* ------------------------------------------------------------------------ */
 /* Reference model, written from the note's equations independently of the engine. */
@@ -186,8 +186,7 @@ static void solve(int n, double A[NB][NB], double *b, double *x)
 /* Accelerations from the Lagrange equations of the note, assembled with
  * finite differences of R(theta) and U(theta):
  *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
-static void ref_accel(const ref_model *r, const double *th, const double *w, double t,
-                      double *acc)
+static void ref_accel(const ref_model *r, const double *th, const double *w, double t, double *acc)
 {
 	const int n = r->n;
 	const double e = 1e-6;
@@ -233,12 +232,17 @@ static void ref_hessian(const ref_model *r, const double *th, double K[NB][NB])
 			memcpy(b, th, sizeof(b));
 			memcpy(c, th, sizeof(c));
 			memcpy(d, th, sizeof(d));
-			a[i] += e; a[j] += e;
-			b[i] += e; b[j] -= e;
-			c[i] -= e; c[j] += e;
-			d[i] -= e; d[j] -= e;
+			a[i] += e;
+			a[j] += e;
+			b[i] += e;
+			b[j] -= e;
+			c[i] -= e;
+			c[j] += e;
+			d[i] -= e;
+			d[j] -= e;
 			K[i][j] = (ref_potential(r, a, 0, 0) - ref_potential(r, b, 0, 0) -
-			           ref_potential(r, c, 0, 0) + ref_potential(r, d, 0, 0)) / (4 * e * e);
+			           ref_potential(r, c, 0, 0) + ref_potential(r, d, 0, 0)) /
+			          (4 * e * e);
 		}
 }
 
@@ -253,7 +257,8 @@ static void ref_equilibrium(const ref_model *r, double *th)
 			memcpy(tm, th, sizeof(tm));
 			tp[i] += e;
 			tm[i] -= e;
-			grad[i] = (ref_potential(r, tp, 0, 0) - ref_potential(r, tm, 0, 0)) / (2 * e);
+			grad[i] =
+			    (ref_potential(r, tp, 0, 0) - ref_potential(r, tm, 0, 0)) / (2 * e);
 		}
 		ref_hessian(r, th, K);
 		solve(r->n, K, grad, step);
@@ -409,8 +414,8 @@ static void check_modes(pendula_params p, const char *what)
 		pendula_engine_free(e);
 		const double f_meas = crossings_freq(&c);
 		const double rel = fabs(f_meas / f_expect - 1.0);
-		printf("  %s mode %d: expected %.6f Hz, measured %.6f Hz, rel. error %.2e\n",
-		       what, m + 1, f_expect, f_meas, rel);
+		printf("  %s mode %d: expected %.6f Hz, measured %.6f Hz, rel. error %.2e\n", what,
+		       m + 1, f_expect, f_meas, rel);
 		CU_ASSERT(rel < 1e-4);
 	}
 }
@@ -436,7 +441,8 @@ static void test_defaults_match_port_table(void)
 			                                    : *(const double *)(const void *)field;
 			if (info->conv == PC_DEG)
 				value /= DEG;
-			CU_ASSERT_DOUBLE_EQUAL(value, pendula_port_default((pendula_variant)v, id), 1e-6);
+			CU_ASSERT_DOUBLE_EQUAL(value, pendula_port_default((pendula_variant)v, id),
+			                       1e-6);
 			++checked;
 		}
 		CU_ASSERT(checked > 10);
@@ -596,8 +602,10 @@ static void check_budget(pendula_params p, double seconds, const char *what)
 			p1 = pw;
 		if (i == 2)
 			first_slope = (-3.0 * p0 + 4.0 * p1 - pw) / (2.0 * dt);
-		const double slope = i >= 2 ? (3.0 * pw - 4.0 * prev_power + power_2back) / (2.0 * dt) : 0.0;
-		const double corrected = i >= 2 ? work - dt * dt / 12.0 * (slope - first_slope) : work;
+		const double slope =
+		    i >= 2 ? (3.0 * pw - 4.0 * prev_power + power_2back) / (2.0 * dt) : 0.0;
+		const double corrected =
+		    i >= 2 ? work - dt * dt / 12.0 * (slope - first_slope) : work;
 		power_2back = prev_power;
 		prev_power = pw;
 		prev_t = f.t;
@@ -606,8 +614,8 @@ static void check_budget(pendula_params p, double seconds, const char *what)
 		scale = fmax(scale, fabs(corrected));
 	}
 	pendula_engine_free(e);
-	printf("  %s: |work| up to %.4f J, max |dE - work| = %.2e J (%.1e relative)\n", what,
-	       scale, max_dev, max_dev / scale);
+	printf("  %s: |work| up to %.4f J, max |dE - work| = %.2e J (%.1e relative)\n", what, scale,
+	       max_dev, max_dev / scale);
 	CU_ASSERT(scale > 0.1);            /* the budget is not trivially zero */
 	CU_ASSERT(max_dev < 1e-5 * scale); /* quadrature at 48 kHz + integrator */
 }
@@ -693,8 +701,10 @@ static double mathieu_floquet(double w0, double eps, double W)
 #define ACC(tt, xx) (-w0 * w0 * (1 - eps * cos(W * (tt))) * (xx))
 		for (int i = 0; i < n; ++i) {
 			const double k1x = v, k1v = ACC(t, x);
-			const double k2x = v + 0.5 * h * k1v, k2v = ACC(t + 0.5 * h, x + 0.5 * h * k1x);
-			const double k3x = v + 0.5 * h * k2v, k3v = ACC(t + 0.5 * h, x + 0.5 * h * k2x);
+			const double k2x = v + 0.5 * h * k1v,
+			             k2v = ACC(t + 0.5 * h, x + 0.5 * h * k1x);
+			const double k3x = v + 0.5 * h * k2v,
+			             k3v = ACC(t + 0.5 * h, x + 0.5 * h * k2x);
 			const double k4x = v + h * k3v, k4v = ACC(t + h, x + h * k3x);
 			x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
 			v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
@@ -811,7 +821,8 @@ static void test_accelerations_independent(void)
 	rng = test_rng_seeded(12345);
 	double worst_a = 0.0, worst_b = 0.0;
 	for (int trial = 0; trial < 200; ++trial) {
-		/* Model A, closed form after the note's eq. (25), corrected (no damping, torque, forcing) */
+		/* Model A, closed form after the note's eq. (25), corrected (no damping, torque,
+		 * forcing) */
 		pendula_params p = double_params(rand_in(0.1, 5), rand_in(0.1, 5), rand_in(0.1, 3),
 		                                 rand_in(0.1, 3));
 		pendula_system sys;
@@ -820,9 +831,11 @@ static void test_accelerations_independent(void)
 		const double w1 = rand_in(-5, 5), w2 = rand_in(-5, 5);
 		const double g = p.gravity, l1 = p.l[0], l2 = p.l[1];
 		const double mu = (p.m[0] + p.m[1]) / p.m[1], C = cos(t1 - t2), S = sin(t1 - t2);
-		const double a1 = (g * (sin(t2) * C - mu * sin(t1)) - (l1 * w1 * w1 * C + l2 * w2 * w2) * S) /
-		                  (l1 * (mu - C * C));
-		const double a2 = (g * mu * (C * sin(t1) - sin(t2)) + (mu * l1 * w1 * w1 + l2 * w2 * w2 * C) * S) /
+		const double a1 =
+		    (g * (sin(t2) * C - mu * sin(t1)) - (l1 * w1 * w1 * C + l2 * w2 * w2) * S) /
+		    (l1 * (mu - C * C));
+		const double a2 = (g * mu * (C * sin(t1) - sin(t2)) +
+		                   (mu * l1 * w1 * w1 + l2 * w2 * w2 * C) * S) /
 		                  (l2 * (mu - C * C));
 		double acc[NB];
 		pendula_accel(&sys, (double[NB]){t1, t2}, (double[NB]){w1, w2}, 0, 0, acc);
@@ -901,7 +914,9 @@ static double symplectic_defect(const pendula_system *sys, const pendula_state *
 			double s = 0.0;
 			for (int i = 0; i < n; ++i)
 				s += J[i][a] * J[n + i][b] - J[n + i][a] * J[i][b];
-			const double omega = (a < n && b == a + n) ? 1.0 : (b < n && a == b + n) ? -1.0 : 0.0;
+			const double omega = (a < n && b == a + n)   ? 1.0
+			                     : (b < n && a == b + n) ? -1.0
+			                                             : 0.0;
 			worst = fmax(worst, fabs(s - omega));
 		}
 	return worst;
@@ -977,8 +992,7 @@ static void test_order(void)
 	CU_ASSERT(ratio > 12 && ratio < 20);
 }
 
-static void render(pendula_engine *e, long frames, const unsigned *blocks, int nblocks,
-                   float *out)
+static void render(pendula_engine *e, long frames, const unsigned *blocks, int nblocks, float *out)
 {
 	float scratch[5][8192];
 	long done = 0;
@@ -1008,13 +1022,15 @@ static void test_block_size_independent(void)
 		p.pivot_x_amp = 0.05; /* forcing too, so the phase bookkeeping counts */
 		p.pivot_x_freq = 3.0;
 		const long frames = 3 * 48000;
-		float *a = malloc(sizeof(float) * 5 * frames), *b = malloc(sizeof(float) * 5 * frames),
+		float *a = malloc(sizeof(float) * 5 * frames),
+		      *b = malloc(sizeof(float) * 5 * frames),
 		      *c = malloc(sizeof(float) * 5 * frames);
 		unsigned fixed[1] = {256}, one[1] = {1}, random_blocks[64];
 		rng = test_rng_seeded(7);
 		for (int i = 0; i < 64; ++i)
 			random_blocks[i] = (i % 5 == 0) ? 0 : test_rng_below(&rng, 3000);
-		pendula_engine *e1 = pendula_engine_new(48000, &p), *e2 = pendula_engine_new(48000, &p),
+		pendula_engine *e1 = pendula_engine_new(48000, &p),
+		               *e2 = pendula_engine_new(48000, &p),
 		               *e3 = pendula_engine_new(48000, &p);
 		render(e1, frames, fixed, 1, a);
 		render(e2, frames, random_blocks, 64, b);
@@ -1098,7 +1114,8 @@ static void test_smooth_and_continuous(void)
 		prev = f;
 	}
 	pendula_engine_free(e);
-	printf("  worst |dtheta - omega dt| / |omega dt| = %.2e, worst |domega| per frame = %.2e rad/s\n",
+	printf("  worst |dtheta - omega dt| / |omega dt| = %.2e, worst |domega| per frame = %.2e "
+	       "rad/s\n",
 	       worst, worst_w);
 	CU_ASSERT(worst < 1e-2);
 	CU_ASSERT(worst_w < 0.05); /* |acceleration| dt is below ~1e-2 here */
@@ -1133,10 +1150,10 @@ static void test_stiff_and_extreme(void)
 		double time_scale, m1, l1, lambda, sigma, dy, fy;
 		int expect_motion;
 	} cases[] = {
-		{"light body, heavy damping", 1, 1, 0.01, 0.01, 100, 0, 0, 0, 0},
-		{"forcing 1 kHz, 10 m, time scale 100", 0, 100, 1, 1, 0, 0, 10, 1000, 1},
-		{"tiny rods, strong torque, time scale 100", 0, 100, 0.01, 0.01, 0, 100, 0, 0, 1},
-		{"heavy damping, time scale 100", 0, 100, 0.01, 0.01, 100, 0, 0, 0, 0},
+	    {"light body, heavy damping", 1, 1, 0.01, 0.01, 100, 0, 0, 0, 0},
+	    {"forcing 1 kHz, 10 m, time scale 100", 0, 100, 1, 1, 0, 0, 10, 1000, 1},
+	    {"tiny rods, strong torque, time scale 100", 0, 100, 0.01, 0.01, 0, 100, 0, 0, 1},
+	    {"heavy damping, time scale 100", 0, 100, 0.01, 0.01, 100, 0, 0, 0, 0},
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
 		pendula_params p;
@@ -1155,14 +1172,16 @@ static void test_stiff_and_extreme(void)
 		p.pivot_y_freq = cases[c].fy;
 		pendula_engine *e = pendula_engine_new(48000, &p);
 		float th[2][4800], en[4800];
-		pendula_outputs o = {{[PENDULA_CH_THETA] = th[0], [PENDULA_CH_THETA + 1] = th[1],
+		pendula_outputs o = {{[PENDULA_CH_THETA] = th[0],
+		                      [PENDULA_CH_THETA + 1] = th[1],
 		                      [PENDULA_CH_ENERGY] = en}};
 		int finite = 1;
 		double lo = 1e9, hi = -1e9;
 		for (int b = 0; b < 20; ++b) {
 			pendula_engine_run(e, 4800, &o);
 			for (int i = 0; i < 4800; ++i) {
-				finite &= isfinite(th[0][i]) && isfinite(th[1][i]) && isfinite(en[i]);
+				finite &=
+				    isfinite(th[0][i]) && isfinite(th[1][i]) && isfinite(en[i]);
 				finite &= th[0][i] >= -1.0f && th[0][i] < 1.0f;
 				lo = fmin(lo, th[0][i]);
 				hi = fmax(hi, th[0][i]);
@@ -1173,8 +1192,9 @@ static void test_stiff_and_extreme(void)
 		printf("  %s: %.2f steps/frame, %.2f iterations/solve, %llu capped frames, "
 		       "%llu restarts, theta1 range %.3f\n",
 		       cases[c].what, (double)st.steps / st.frames,
-		       (double)st.iterations / (5.0 * st.steps), (unsigned long long)st.capped_frames,
-		       (unsigned long long)st.restarts, hi - lo);
+		       (double)st.iterations / (5.0 * st.steps),
+		       (unsigned long long)st.capped_frames, (unsigned long long)st.restarts,
+		       hi - lo);
 		CU_ASSERT(finite);
 		CU_ASSERT(st.max_steps_per_frame == 4); /* 192000 steps/s at 48 kHz */
 		CU_ASSERT((double)st.steps / st.frames <= st.max_steps_per_frame + 1e-9);
@@ -1209,13 +1229,15 @@ static void test_random_settings_in_range(void)
 		pendula_params_default(&p, model);
 		static const pendula_port_id m_ids[NB] = {P_M1, P_M2, P_M3, P_M4};
 		static const pendula_port_id c_ids[NB] = {P_C1, P_C2, P_C3, P_C4};
-		static const pendula_port_id i_ids[NB] = {P_INERTIA1, P_INERTIA2, P_INERTIA3, P_INERTIA4};
+		static const pendula_port_id i_ids[NB] = {P_INERTIA1, P_INERTIA2, P_INERTIA3,
+		                                          P_INERTIA4};
 		static const pendula_port_id b_ids[NB] = {P_B2, P_B2, P_B3, P_B4};
 		static const pendula_port_id beta_ids[NB] = {P_BETA2, P_BETA2, P_BETA3, P_BETA4};
-		static const pendula_port_id l_ids[NB] = {P_LAMBDA1, P_LAMBDA2, P_LAMBDA3, P_LAMBDA4};
+		static const pendula_port_id l_ids[NB] = {P_LAMBDA1, P_LAMBDA2, P_LAMBDA3,
+		                                          P_LAMBDA4};
 		static const pendula_port_id s_ids[NB] = {P_SIGMA1, P_SIGMA2, P_SIGMA3, P_SIGMA4};
-		static const pendula_port_id t_ids[NB] = {P_THETA1_INIT, P_THETA2_INIT, P_THETA3_INIT,
-		                                         P_THETA4_INIT};
+		static const pendula_port_id t_ids[NB] = {P_THETA1_INIT, P_THETA2_INIT,
+		                                          P_THETA3_INIT, P_THETA4_INIT};
 		p.time_scale = random_in_port_range(P_TIME_SCALE);
 		p.gravity = random_in_port_range(P_GRAVITY);
 		p.n_bodies = 1 + (int)test_rng_below(&rng, NB);
@@ -1240,9 +1262,12 @@ static void test_random_settings_in_range(void)
 		}
 		pendula_engine *e = pendula_engine_new(48000, &p);
 		float th[NB][4800], tx[4800], ty[4800], en[4800];
-		pendula_outputs o = {{[PENDULA_CH_THETA] = th[0], [PENDULA_CH_THETA + 1] = th[1],
-		                      [PENDULA_CH_THETA + 2] = th[2], [PENDULA_CH_THETA + 3] = th[3],
-		                      [PENDULA_CH_TIP_X] = tx, [PENDULA_CH_TIP_Y] = ty,
+		pendula_outputs o = {{[PENDULA_CH_THETA] = th[0],
+		                      [PENDULA_CH_THETA + 1] = th[1],
+		                      [PENDULA_CH_THETA + 2] = th[2],
+		                      [PENDULA_CH_THETA + 3] = th[3],
+		                      [PENDULA_CH_TIP_X] = tx,
+		                      [PENDULA_CH_TIP_Y] = ty,
 		                      [PENDULA_CH_ENERGY] = en}};
 		pendula_engine_run(e, 4800, &o);
 		for (int i = 0; i < 4800; ++i) {
@@ -1302,8 +1327,8 @@ static void test_no_subnormals(void)
 			             fpclassify(f.omega[k]) == FP_SUBNORMAL;
 		subnormal |= fpclassify(f.energy) == FP_SUBNORMAL;
 	}
-	printf("  after %.0f s: theta1 = %g, omega1 = %g, energy = %g\n", f.t, f.theta[0], f.omega[0],
-	       f.energy);
+	printf("  after %.0f s: theta1 = %g, omega1 = %g, energy = %g\n", f.t, f.theta[0],
+	       f.omega[0], f.energy);
 	CU_ASSERT(!subnormal);
 	CU_ASSERT(fabs(f.theta[0]) < 1e-6); /* it did come to rest */
 	pendula_engine_free(e);

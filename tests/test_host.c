@@ -53,8 +53,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PI 3.14159265358979323846
-#define MAX_BLOCK 4096u
+#define PI            3.14159265358979323846
+#define MAX_BLOCK     4096u
 #define ATOM_CAPACITY 16384u
 
 static struct {
@@ -83,11 +83,11 @@ typedef struct {
 	/* signal output buffers, by global id */
 	float *buf[PENDULA_N_PORT_IDS];
 	bool has[PENDULA_N_PORT_IDS];
-	bool null_signals; /* leave the signal outputs unconnected */
+	bool null_signals;   /* leave the signal outputs unconnected */
 	bool shared_signals; /* connect every signal output to one buffer */
 	float *shared;
-	bool null_atoms;   /* leave the atom ports unconnected */
-	bool keep_input;   /* the test filled atom_in itself */
+	bool null_atoms; /* leave the atom ports unconnected */
+	bool keep_input; /* the test filled atom_in itself */
 	uint64_t atom_in[ATOM_CAPACITY / 8];
 	uint64_t atom_out[ATOM_CAPACITY / 8];
 } Host;
@@ -110,7 +110,9 @@ static void host_connect(Host *h)
 			shared[id] = h->shared;
 	}
 	lv2th_connect(h->inst, h->v, h->control,
-	              h->null_signals ? NULL : h->shared_signals ? shared : h->buf,
+	              h->null_signals     ? NULL
+	              : h->shared_signals ? shared
+	                                  : h->buf,
 	              h->null_atoms ? NULL : h->atom_in, h->null_atoms ? NULL : h->atom_out);
 }
 
@@ -174,11 +176,11 @@ static void host_set(Host *h, pendula_port_id id, float value)
 /* Recordings                                                              */
 
 typedef struct {
-	size_t n, cap;                         /* frames */
-	float *sig[PENDULA_N_PORT_IDS];        /* signal outputs */
+	size_t n, cap;                  /* frames */
+	float *sig[PENDULA_N_PORT_IDS]; /* signal outputs */
 	size_t n_blocks, cap_blocks;
-	size_t *block_end;                     /* frames recorded after each block */
-	float *ctl[PENDULA_N_PORT_IDS];        /* control outputs after each block */
+	size_t *block_end;              /* frames recorded after each block */
+	float *ctl[PENDULA_N_PORT_IDS]; /* control outputs after each block */
 } Rec;
 
 static void rec_reserve(Rec *r, pendula_variant v, size_t frames)
@@ -262,10 +264,10 @@ static void host_render(Host *h, Rec *rec, uint32_t frames, Blocking *b)
 		if (b->direct && rec && !h->null_signals) {
 			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 				if (rec->sig[id])
-					lilv_instance_connect_port(h->inst,
-					                           (uint32_t)pendula_port_index(
-					                               h->v, (pendula_port_id)id),
-					                           rec->sig[id] + rec->n);
+					lilv_instance_connect_port(
+					    h->inst,
+					    (uint32_t)pendula_port_index(h->v, (pendula_port_id)id),
+					    rec->sig[id] + rec->n);
 		}
 		host_prepare_atoms(h);
 		lilv_instance_run(h->inst, n);
@@ -353,9 +355,9 @@ static int count_port(void)
 static int default_count(void)
 {
 	const int id = count_port();
-	return id == P_NONE ? (int)pendula_model_port_default(pendula_variant_model(cur_variant),
-	                                                      P_N_BODIES)
-	                    : (int)pendula_port_default(cur_variant, (pendula_port_id)id);
+	return id == P_NONE
+	           ? (int)pendula_model_port_default(pendula_variant_model(cur_variant), P_N_BODIES)
+	           : (int)pendula_port_default(cur_variant, (pendula_port_id)id);
 }
 
 /* The signal output of angle k (0-based), or P_NONE. */
@@ -400,9 +402,12 @@ static int chain_defaults(double *m, double *l, double *c, double *ig)
 		m[k] = pendula_port_default(v, (pendula_port_id)mp);
 		l[k] = pendula_port_default(v, (pendula_port_id)lp);
 		/* bobs: the mass at the end; rods: uniform (README.md) */
-		c[k] = shape == 0 ? l[k] : shape == 1 ? 0.5 * l[k] : pendula_port_default(v, (pendula_port_id)cp);
-		ig[k] = shape == 0 ? 0.0 : shape == 1 ? m[k] * l[k] * l[k] / 12.0
-		                                       : pendula_port_default(v, (pendula_port_id)ip);
+		c[k] = shape == 0   ? l[k]
+		       : shape == 1 ? 0.5 * l[k]
+		                    : pendula_port_default(v, (pendula_port_id)cp);
+		ig[k] = shape == 0   ? 0.0
+		        : shape == 1 ? m[k] * l[k] * l[k] / 12.0
+		                     : pendula_port_default(v, (pendula_port_id)ip);
 	}
 	return n;
 }
@@ -651,8 +656,7 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 		const float want = pendula_port_default(v, (pendula_port_id)id);
 		CHECK(def && lilv_node_as_float(def) == want, "port %s: default %g, table %g", sym,
 		      def ? (double)lilv_node_as_float(def) : NAN, (double)want);
-		CHECK(want >= lo && want <= hi, "port %s: default outside range",
-		      sym);
+		CHECK(want >= lo && want <= hi, "port %s: default outside range", sym);
 	} else {
 		CHECK(def == NULL, "port %s: an output with a default", sym);
 	}
@@ -676,14 +680,17 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 	if (info->flags & PF_ENUM) {
 		/* one scale point per value of the range, labelled as the table says */
 		const unsigned want = (unsigned)lrintf(info->max - info->min) + 1u;
-		CHECK(points && lilv_scale_points_size(points) == want, "port %s: %u scale points, want %u",
-		      sym, points ? lilv_scale_points_size(points) : 0, want);
-		LILV_FOREACH (scale_points, i, points) {
+		CHECK(points && lilv_scale_points_size(points) == want,
+		      "port %s: %u scale points, want %u", sym,
+		      points ? lilv_scale_points_size(points) : 0, want);
+		LILV_FOREACH(scale_points, i, points)
+		{
 			const LilvScalePoint *sp = lilv_scale_points_get(points, i);
 			const int value = lilv_node_as_int(lilv_scale_point_get_value(sp));
 			const char *label = lilv_node_as_string(lilv_scale_point_get_label(sp));
 			const char *table = pendula_enum_label((pendula_port_id)id, value);
-			CHECK(value >= info->min && value <= info->max && table && !strcmp(label, table),
+			CHECK(value >= info->min && value <= info->max && table &&
+			          !strcmp(label, table),
 			      "port %s: scale point %d '%s'", sym, value, label);
 		}
 	} else {
@@ -744,7 +751,8 @@ static void test_ports(void)
 	/* Symbols are unique and valid C identifiers (LV2 requires it). */
 	for (int a = 0; a < PENDULA_N_PORT_IDS; ++a) {
 		const char *s = pendula_ports[a].symbol;
-		bool ok = (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_';
+		bool ok =
+		    (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_';
 		for (const char *c = s; *c; ++c)
 			ok = ok && ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 			            (*c >= '0' && *c <= '9') || *c == '_');
@@ -789,14 +797,19 @@ static void test_first_frame(void)
 		const int ch = pendula_ports[id].channel;
 		double want = NAN;
 		if (ch >= PENDULA_CH_THETA && ch < PENDULA_CH_THETA + 2) {
-			want = control_or_default(h, theta_init_port[ch - PENDULA_CH_THETA]) / 180.0;
+			want =
+			    control_or_default(h, theta_init_port[ch - PENDULA_CH_THETA]) / 180.0;
 		} else if (ch == PENDULA_CH_X || ch == PENDULA_CH_Y || ch == PENDULA_CH_Z) {
 			double u[3];
 			initial_direction(h, 0, u);
 			want = u[ch == PENDULA_CH_X ? 0 : ch == PENDULA_CH_Y ? 1 : 2];
 		} else if ((ch == PENDULA_CH_TIP_X || ch == PENDULA_CH_TIP_Y ||
-		            ch == PENDULA_CH_TIP_Z) && lengths) {
-			want = tip[ch == PENDULA_CH_TIP_X ? 0 : ch == PENDULA_CH_TIP_Y ? 1 : 2] / total;
+		            ch == PENDULA_CH_TIP_Z) &&
+		           lengths) {
+			want = tip[ch == PENDULA_CH_TIP_X   ? 0
+			           : ch == PENDULA_CH_TIP_Y ? 1
+			                                    : 2] /
+			       total;
 		}
 		if (isnan(want))
 			continue;
@@ -847,8 +860,8 @@ static void check_mode_on(const char *label, Host *h, pendula_port_id out, doubl
 	printf("\n    %s @%g Hz: f = %.6f Hz, linearised %.6f Hz, rel. error %.2e (%d crossings)",
 	       label, cur_rate, f, want, rel, crossings);
 	CHECK(crossings >= 4, "%s: only %d zero crossings", label, crossings);
-	CHECK(rel < 2e-3, "%s: frequency %.6f Hz, linearised %.6f Hz (rel. error %.2e)", label,
-	      f, want, rel);
+	CHECK(rel < 2e-3, "%s: frequency %.6f Hz, linearised %.6f Hz (rel. error %.2e)", label, f,
+	      want, rel);
 	/* A pure mode: theta1 keeps its amplitude (the other mode would beat). */
 	float peak_first = 0.0f, peak_last = 0.0f;
 	for (size_t i = 0; i < r.n / 4; ++i)
@@ -914,7 +927,8 @@ static void test_small_oscillation(void)
 			host_set(h, P_SPIN_INIT, 0.0f);
 			const double semi = axis ? c : a;
 			check_mode_on(axis ? "bead along z" : "bead along x", h,
-			              axis ? P_OUT_Z : P_OUT_X, sqrt(g * b / (semi * semi)), 1.0, sim);
+			              axis ? P_OUT_Z : P_OUT_X, sqrt(g * b / (semi * semi)), 1.0,
+			              sim);
 			host_free(h);
 		}
 		return;
@@ -1020,8 +1034,7 @@ static void test_energy_conserved(void)
 	const double rel = worst / e[0];
 	printf("\n    energy %.6f, max rel. drift %.2e (frame %zu) over %zu frames", (double)e[0],
 	       rel, at, r.n);
-	CHECK(e[0] > 0.05f, "energy %g: the default start should be well above rest",
-	      (double)e[0]);
+	CHECK(e[0] > 0.05f, "energy %g: the default start should be well above rest", (double)e[0]);
 	CHECK(rel <= 1e-5, "energy drift %.3e relative (frame %zu: %.9g vs %.9g)", rel, at,
 	      (double)e[at], (double)e[0]);
 	/* and the motion is not trivial: some output other than the energy
@@ -1082,7 +1095,8 @@ static double energy_from_positions(const Rec *r, size_t i, double dt)
 		const double l1 = pendula_port_default(v, P_L1), l2 = pendula_port_default(v, P_L2);
 		const pendula_port_id b1[3] = {P_OUT_X1, P_OUT_Y1, P_OUT_Z1},
 		                      b2[3] = {P_OUT_TIP_X, P_OUT_TIP_Y, P_OUT_TIP_Z};
-		double t = 0.0, y1 = r->sig[P_OUT_Y1][i] * l1, y2 = r->sig[P_OUT_TIP_Y][i] * (l1 + l2);
+		double t = 0.0, y1 = r->sig[P_OUT_Y1][i] * l1,
+		       y2 = r->sig[P_OUT_TIP_Y][i] * (l1 + l2);
 		for (int c = 0; c < 3; ++c) {
 			const double v1 = output_rate(r->sig[b1[c]], i, dt) * l1;
 			const double v2 = output_rate(r->sig[b2[c]], i, dt) * (l1 + l2);
@@ -1116,8 +1130,9 @@ static double energy_from_angles(const Rec *r, size_t i, double dt)
 	for (int k = 0; k < n; ++k) {
 		const float *x = r->sig[angle_output(k)];
 		th[k] = (double)x[i] * PI;
-		const double m2 = unwrap_angle(x, i - 2 * d, th[k]), m1 = unwrap_angle(x, i - d, th[k]),
-		             p1 = unwrap_angle(x, i + d, th[k]), p2 = unwrap_angle(x, i + 2 * d, th[k]);
+		const double m2 = unwrap_angle(x, i - 2 * d, th[k]),
+		             m1 = unwrap_angle(x, i - d, th[k]), p1 = unwrap_angle(x, i + d, th[k]),
+		             p2 = unwrap_angle(x, i + 2 * d, th[k]);
 		w[k] = (m2 - 8.0 * m1 + 8.0 * p1 - p2) / (12.0 * (double)d * dt);
 	}
 	if (has_port(P_L1)) {
@@ -1127,7 +1142,8 @@ static double energy_from_angles(const Rec *r, size_t i, double dt)
 		chain_defaults(m, l, c, ig);
 		double vx = 0.0, vy = 0.0, below = 0.0;
 		for (int k = 0; k < n; ++k) {
-			const double gx = vx + c[k] * w[k] * cos(th[k]), gy = vy + c[k] * w[k] * sin(th[k]);
+			const double gx = vx + c[k] * w[k] * cos(th[k]),
+			             gy = vy + c[k] * w[k] * sin(th[k]);
 			t += 0.5 * m[k] * (gx * gx + gy * gy) + 0.5 * ig[k] * w[k] * w[k];
 			vx += l[k] * w[k] * cos(th[k]);
 			vy += l[k] * w[k] * sin(th[k]);
@@ -1278,14 +1294,14 @@ static void test_block_sizes(void)
 		Blocking b;
 		bool late;
 	} runs[] = {
-		{"1 frame", {1, 1, false, false}, false},
-		{"32 frames", {32, 1, false, false}, false},
-		{"33 frames", {33, 1, false, false}, false},
-		{"1000 frames", {1000, 1, false, false}, false},
-		{"random", {0, 12345, false, false}, false},
-		{"random with 0-frame blocks", {0, 777, true, false}, false},
-		{"random, 0-frame blocks, buffers moved per block", {0, 4242, true, true}, false},
-		{"random, connected after activate()", {0, 99, true, false}, true},
+	    {"1 frame", {1, 1, false, false}, false},
+	    {"32 frames", {32, 1, false, false}, false},
+	    {"33 frames", {33, 1, false, false}, false},
+	    {"1000 frames", {1000, 1, false, false}, false},
+	    {"random", {0, 12345, false, false}, false},
+	    {"random with 0-frame blocks", {0, 777, true, false}, false},
+	    {"random, 0-frame blocks, buffers moved per block", {0, 4242, true, true}, false},
+	    {"random, connected after activate()", {0, 99, true, false}, true},
 	};
 	const size_t n_runs = opt.quick ? 3 : sizeof runs / sizeof runs[0];
 	for (size_t i = 0; i < n_runs; ++i) {
@@ -1310,8 +1326,7 @@ static void test_block_sizes(void)
 	size_t d = first_difference(ref.sig[motion], quiet.sig[motion], ref.n);
 	/* not before the change, and within 10 ms (a chunk plus an engine step) */
 	const size_t soon = 12345 + 32 + (size_t)(0.010 * cur_rate);
-	CHECK(d >= 12345 && d < soon, "control changes at frame 12345: first difference at %zu",
-	      d);
+	CHECK(d >= 12345 && d < soon, "control changes at frame 12345: first difference at %zu", d);
 	rec_free(&quiet);
 	host_free(hq);
 	rec_free(&ref);
@@ -1361,7 +1376,9 @@ static void test_bad_input(void)
 			Rec r = {0};
 			host_restart(h);
 			render_bad(h, &r, (pendula_port_id)id, bad[j]);
-			const Rec *want = isnan(bad[j]) ? &ref_default : bad[j] > 0 ? &ref_max : &ref_min;
+			const Rec *want = isnan(bad[j]) ? &ref_default
+			                  : bad[j] > 0  ? &ref_max
+			                                : &ref_min;
 			char what[128];
 			snprintf(what, sizeof what, "%s = %g", info->symbol, (double)bad[j]);
 			CHECK(all_finite(&r, &sym), "%s: %s not finite", what, sym);
@@ -1542,7 +1559,8 @@ static void test_control_outputs(void)
 			if (memcmp(&r.sig[sig[s]][end - 1], &r.ctl[ctl[s]][blk], sizeof(float))) {
 				if (mismatches++ < 5)
 					printf("\n    block %zu: %s = %.9g, last %s = %.9g", blk,
-					       pendula_ports[ctl[s]].symbol, (double)r.ctl[ctl[s]][blk],
+					       pendula_ports[ctl[s]].symbol,
+					       (double)r.ctl[ctl[s]][blk],
 					       pendula_ports[sig[s]].symbol,
 					       (double)r.sig[sig[s]][end - 1]);
 			}
@@ -1620,8 +1638,8 @@ static void test_midi_through(void)
 	Host *h = host_new(cur_variant, cur_rate);
 	const uint32_t n = 256;
 	const midi_ev in[] = {
-		{0, {0x90, 60, 100}, 3}, {17, {0xB3, 7, 64}, 3}, {17, {0xC0, 5, 0}, 2},
-		{200, {0xE0, 0, 64}, 3}, {255, {0x80, 60, 0}, 3},
+	    {0, {0x90, 60, 100}, 3}, {17, {0xB3, 7, 64}, 3},  {17, {0xC0, 5, 0}, 2},
+	    {200, {0xE0, 0, 64}, 3}, {255, {0x80, 60, 0}, 3},
 	};
 	const size_t n_in = sizeof in / sizeof in[0];
 
@@ -1661,7 +1679,8 @@ static void test_midi_through(void)
 	int64_t last_frame = -1;
 	bool ordered = true;
 	if (out->atom.type == urid_sequence) {
-		LV2_ATOM_SEQUENCE_FOREACH (out, ev) {
+		LV2_ATOM_SEQUENCE_FOREACH(out, ev)
+		{
 			++events;
 			if (ev->time.frames < last_frame || ev->time.frames >= n)
 				ordered = false;
@@ -1722,10 +1741,12 @@ static void render_midi(Host *h, uint32_t frames, midi_log *log)
 		lilv_instance_run(h->inst, n);
 		const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
 		if (out->atom.type == urid_sequence) {
-			LV2_ATOM_SEQUENCE_FOREACH (out, ev) {
+			LV2_ATOM_SEQUENCE_FOREACH(out, ev)
+			{
 				if (log->n == log->cap) {
 					log->cap = log->cap ? 2 * log->cap : 4096;
-					log->ev = lv2th_realloc(log->ev, log->cap * sizeof(midi_ev));
+					log->ev =
+					    lv2th_realloc(log->ev, log->cap * sizeof(midi_ev));
 				}
 				midi_ev *m = &log->ev[log->n++];
 				memset(m, 0, sizeof(*m));
@@ -1923,7 +1944,8 @@ int main(int argc, char **argv)
 			s = &suites[n_suites++];
 			s->v = (pendula_variant)v;
 			s->rate = rate;
-			snprintf(s->name, sizeof s->name, "%s @%g Hz", pendula_variant_names[v], rate);
+			snprintf(s->name, sizeof s->name, "%s @%g Hz", pendula_variant_names[v],
+			         rate);
 			add_suite(s, opt.quick ? quick_rate_tests : rate_tests);
 		}
 	}

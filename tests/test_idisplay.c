@@ -197,23 +197,25 @@ static void analyse(const LV2_Inline_Display_Image_Surface *img, picture_stats *
 static void check_render(uint32_t w, uint32_t max_h)
 {
 	const LV2_Inline_Display_Interface *iface = interface();
-	CHECK(iface && iface->render, "%s: no inline display interface", pendula_variant_names[cur]);
+	CHECK(iface && iface->render, "%s: no inline display interface",
+	      pendula_variant_names[cur]);
 	if (!iface || !iface->render)
 		return;
 	const LV2_Inline_Display_Image_Surface *img =
 	    iface->render(lilv_instance_get_handle(host.inst), w, max_h);
-	CHECK(img != NULL, "%s: render(%u, %u) returned NULL", pendula_variant_names[cur], w, max_h);
+	CHECK(img != NULL, "%s: render(%u, %u) returned NULL", pendula_variant_names[cur], w,
+	      max_h);
 	if (!img)
 		return;
 	const int want_h = (int)(w < max_h ? w : max_h);
-	CHECK(img->width == (int)w, "%s: width %d, asked %u", pendula_variant_names[cur], img->width,
-	      w);
+	CHECK(img->width == (int)w, "%s: width %d, asked %u", pendula_variant_names[cur],
+	      img->width, w);
 	CHECK(img->height > 0 && img->height <= (int)max_h, "%s: height %d, max %u",
 	      pendula_variant_names[cur], img->height, max_h);
 	CHECK(img->height == want_h, "%s: height %d, expected %d (square when it fits)",
 	      pendula_variant_names[cur], img->height, want_h);
-	CHECK(img->stride >= 4 * img->width, "%s: stride %d for width %d", pendula_variant_names[cur],
-	      img->stride, img->width);
+	CHECK(img->stride >= 4 * img->width, "%s: stride %d for width %d",
+	      pendula_variant_names[cur], img->stride, img->width);
 	CHECK(img->data != NULL, "%s: no pixel data", pendula_variant_names[cur]);
 	if (!img->data || img->width != (int)w || img->height != want_h)
 		return;
@@ -372,7 +374,8 @@ static void test_queue_draw(void)
 	/* 2 s in blocks of 64 frames: the pendulum moves all the time */
 	queue_draw_calls = 0;
 	host_run(1500, 64);
-	printf("\n    %s moving: %u queue_draw in 2 s", pendula_variant_names[cur], queue_draw_calls);
+	printf("\n    %s moving: %u queue_draw in 2 s", pendula_variant_names[cur],
+	       queue_draw_calls);
 	CHECK(queue_draw_calls <= 61, "%s: %u queue_draw in 2 s (at most ~30/s)",
 	      pendula_variant_names[cur], queue_draw_calls);
 	CHECK(queue_draw_calls >= 50, "%s: %u queue_draw in 2 s of motion (expected ~60)",
@@ -392,7 +395,8 @@ static void test_queue_draw(void)
 	host_run(199, BLOCK); /* ~1 s */
 	printf(", after a reset to rest: %u", queue_draw_calls);
 	CHECK(queue_draw_calls >= 1 && queue_draw_calls <= 6,
-	      "%s: %u queue_draw while coming to rest", pendula_variant_names[cur], queue_draw_calls);
+	      "%s: %u queue_draw while coming to rest", pendula_variant_names[cur],
+	      queue_draw_calls);
 	queue_draw_calls = 0;
 	host_run(200, BLOCK);
 	printf(", then at rest: %u", queue_draw_calls);

@@ -610,8 +610,8 @@ static void test_tempo_host_frame_limits(void)
 	for (int i = 0; i < 10; ++i)
 		pendula_tempo_advance(&t, 4000000000u);
 	const int64_t down = pendula_tempo_host_frame(&t);
-	printf("\n    host frame after 4e10 frames: %lld (forward), %lld (backward)",
-	       (long long)up, (long long)down);
+	printf("\n    host frame after 4e10 frames: %lld (forward), %lld (backward)", (long long)up,
+	       (long long)down);
 	CHECK(up == INT64_MAX, "forward from INT64_MAX - 1000 gave %lld", (long long)up);
 	CHECK(down == INT64_MIN, "backward from INT64_MIN + 1000 gave %lld", (long long)down);
 	CHECK(t.elapsed == 40000000000ull, "elapsed frames wrapped: %llu",

@@ -208,8 +208,7 @@ static bool at_run_time;
  * initial angles (no preset uses 45.5 degrees), run for 1.3 s in random
  * blocks, then the preset restored through lilv.  The frame counter of the
  * test host starts again at 0 there. */
-static DawHost *host_running_with_preset(pendula_variant v, const preset_info *p,
-                                         restore_ctx *ctx)
+static DawHost *host_running_with_preset(pendula_variant v, const preset_info *p, restore_ctx *ctx)
 {
 	DawHost *h = daw_host_new(v, RATE, false);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
@@ -955,10 +954,12 @@ static void check_balanced_chain(void)
 	 * R(0)^-1 diag(mu).  Kapitza's average holds each one up if
 	 * nu Dy^2 W^2 / 2 > g. */
 	const double ig0 = m[0] * l[0] * l[0] / 12.0, ig1 = m[1] * l[1] * l[1] / 12.0;
-	const double r11 = ig0 + m[0] * c[0] * c[0] + m[1] * l[0] * l[0], r22 = ig1 + m[1] * c[1] * c[1];
+	const double r11 = ig0 + m[0] * c[0] * c[0] + m[1] * l[0] * l[0],
+	             r22 = ig1 + m[1] * c[1] * c[1];
 	const double r12 = l[0] * mu[1];
 	/* det(diag(mu) - nu R) = 0 */
-	const double qa = r11 * r22 - r12 * r12, qb = -(mu[0] * r22 + mu[1] * r11), qc = mu[0] * mu[1];
+	const double qa = r11 * r22 - r12 * r12, qb = -(mu[0] * r22 + mu[1] * r11),
+	             qc = mu[0] * mu[1];
 	const double nu_min = (-qb - sqrt(qb * qb - 4 * qa * qc)) / (2 * qa);
 	const double g = h->control[P_GRAVITY], dy = h->control[P_PIVOT_Y_AMP];
 	const double omega = 2.0 * DAW_PI * h->control[P_PIVOT_Y_FREQ];
@@ -992,8 +993,8 @@ static void check_balanced_chain(void)
 
 /* Runs h for `seconds` in blocks; per output port, min and max over the
  * frames from second `from` on. */
-static void run_range(DawHost *h, double seconds, double from, const pendula_port_id *ids,
-                      int n, double *lo, double *hi)
+static void run_range(DawHost *h, double seconds, double from, const pendula_port_id *ids, int n,
+                      double *lo, double *hi)
 {
 	for (int k = 0; k < n; ++k) {
 		lo[k] = 1e30;
@@ -1023,8 +1024,8 @@ static void check_conical_orbit(void)
 	const double w = 2.0 * DAW_PI * h->control[P_SPIN_INIT];
 	const double steady = w * w * l * cos(alpha) / g;
 	CHECK(h->control[P_N_LINKS] == 1, "one link expected");
-	CHECK(fabs(steady - 1.0) < 1e-5, "spin_init is not the steady circle's (w^2 l cos a / g = %.7f)",
-	      steady);
+	CHECK(fabs(steady - 1.0) < 1e-5,
+	      "spin_init is not the steady circle's (w^2 l cos a / g = %.7f)", steady);
 	/* 60 s: y1 stays at -cos alpha, x1's frequency is the spin */
 	double y_lo = 1e30, y_hi = -1e30, e_lo = 1e30, e_hi = -1e30, first = -1, last = -1;
 	int crossings = 0;
@@ -1106,7 +1107,8 @@ static void check_ellipsoid_example(void)
 	const double ph = h->control[P_PHI1_INIT] * DAW_PI / 180.0;
 	/* the start point is the note's (sqrt 6 / 4, 3/2, sqrt 6 / 2) */
 	const double x0 = a * sin(th) * cos(ph), y0 = -b * cos(th), z0 = c * sin(th) * sin(ph);
-	CHECK(fabs(x0 - sqrt(6.0) / 4) < 1e-5 && fabs(y0 - 1.5) < 1e-5 && fabs(z0 - sqrt(6.0) / 2) < 1e-5,
+	CHECK(fabs(x0 - sqrt(6.0) / 4) < 1e-5 && fabs(y0 - 1.5) < 1e-5 &&
+	          fabs(z0 - sqrt(6.0) / 2) < 1e-5,
 	      "start (%.5f, %.5f, %.5f) is not the note's", x0, y0, z0);
 	CHECK(h->control[P_SPIN_INIT] == 0 && h->control[P_LAMBDA1] == 0 &&
 	          h->control[P_SURFACE] == 0,
@@ -1225,8 +1227,8 @@ static void test_library(void)
 		for (size_t c = 0; c < N_CLAIMS; ++c)
 			if (!strcmp(claims[c].slug, p->slug)) {
 				has_claim = true;
-				CHECK((int)claims[c].model == model, "%s: applies to the wrong model",
-				      p->slug);
+				CHECK((int)claims[c].model == model,
+				      "%s: applies to the wrong model", p->slug);
 			}
 		CHECK(has_claim, "%s: no check of its claim in test_presets.c", p->slug);
 
@@ -1279,8 +1281,8 @@ static void test_cv_variants(void)
 				if (!isfinite(a->rec[id][f]))
 					finite = false;
 		}
-		CHECK(same, "%s: %s and %s differ", p->slug, pendula_variant_names[(pendula_variant)va],
-		      pendula_variant_names[vc]);
+		CHECK(same, "%s: %s and %s differ", p->slug,
+		      pendula_variant_names[(pendula_variant)va], pendula_variant_names[vc]);
 		CHECK(finite, "%s: non-finite output", p->slug);
 		daw_host_free(a);
 		daw_host_free(c);

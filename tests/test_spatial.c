@@ -193,7 +193,8 @@ static void test_apsides(void)
 	const double E = 0.5 * m * dot3(v, v) + m * g * s.q[1];
 	const double Ly = m * (s.q[2] * v[0] - s.q[0] * v[2]);
 	double t_half, phi_half;
-	apsides_reference(E / (m * l * l), Ly / (m * l * l), g / l, -s.q[1] / l, &t_half, &phi_half);
+	apsides_reference(E / (m * l * l), Ly / (m * l * l), g / l, -s.q[1] / l, &t_half,
+	                  &phi_half);
 	/* simulate: turning points of u = -y / l from the sign of y' */
 	const double h = 1.0 / 2048;
 	double prev_vy = 0.0, prev_t = 0.0, prev_az = 0.0, az_unwrapped = 0.0;
@@ -403,8 +404,8 @@ static void test_spherical_modes(void)
 			const double w = zero_cross_omega(x, count, h);
 			free(x);
 			const double rel = fabs(w * w - w2[mode]) / w2[mode];
-			printf("\n    mode %d azimuth %s: omega^2 %.6f, eig(R^-1 K) %.6f, rel %.1e", mode,
-			       az ? "90" : "30", w * w, w2[mode], rel);
+			printf("\n    mode %d azimuth %s: omega^2 %.6f, eig(R^-1 K) %.6f, rel %.1e",
+			       mode, az ? "90" : "30", w * w, w2[mode], rel);
 			worst = fmax(worst, rel);
 		}
 	CU_ASSERT(worst < 1e-5);
@@ -485,11 +486,11 @@ static void test_spherical_conservation(void)
 		cworst = fmax(cworst, constraint_error(&sys, &p, &s));
 		zmax = fmax(zmax, fabs(s.q[5]));
 	}
-	printf("\n    energy output spread %.2e over 10^7 frames (step %.2e s); in double: E %.4f J "
-	       "changes by %.1e (%.1e of the range); L_y %.4f, max change %.2e; constraints %.1e; "
-	       "max |z2| %.2f m",
-	       spread, st.step_size, E0, eworst, eworst / sys.energy_range, L0, lworst, cworst,
-	       zmax);
+	printf(
+	    "\n    energy output spread %.2e over 10^7 frames (step %.2e s); in double: E %.4f J "
+	    "changes by %.1e (%.1e of the range); L_y %.4f, max change %.2e; constraints %.1e; "
+	    "max |z2| %.2f m",
+	    spread, st.step_size, E0, eworst, eworst / sys.energy_range, L0, lworst, cworst, zmax);
 	CU_ASSERT(spread < 1e-6);
 	CU_ASSERT(eworst < 1e-6 * sys.energy_range);
 	CU_ASSERT(lworst < 1e-6 * fabs(L0));
@@ -726,8 +727,9 @@ static void test_bead_ellipsoid(void)
 		for (int k = 0; k < 3; ++k)
 			worst = fmax(worst, fabs(xb.q[k] - xs.q[k]));
 	}
-	printf("\n    sphere a = b = c = 0.8 vs spherical pendulum l = 0.8: max |dr| %.1e m over 3 s",
-	       worst);
+	printf(
+	    "\n    sphere a = b = c = 0.8 vs spherical pendulum l = 0.8: max |dr| %.1e m over 3 s",
+	    worst);
 	CU_ASSERT(worst < 1e-10);
 
 	/* a = c: L_y conserved (and E); a != c: L_y is not */
@@ -814,8 +816,8 @@ typedef struct {
 	double m, g, d, A, W, k, lambda;
 } floor_ref;
 
-static void floor_derivs(const floor_ref *r, double x, double t, double *f, double *fx,
-                         double *fxx, double *ft, double *fxt, double *ftt)
+static void floor_derivs(const floor_ref *r, double x, double t, double *f, double *fx, double *fxx,
+                         double *ft, double *fxt, double *ftt)
 {
 	const double sw = sin(r->W * t), cw = cos(r->W * t), skx = sin(r->k * x),
 	             ckx = cos(r->k * x);
@@ -924,7 +926,8 @@ static void test_bead_floor(void)
 			             k2v = floor_xdd(&r, xr + 0.5 * dt * k1x, k2x, t + 0.5 * dt);
 			const double k3x = vr + 0.5 * dt * k2v,
 			             k3v = floor_xdd(&r, xr + 0.5 * dt * k2x, k3x, t + 0.5 * dt);
-			const double k4x = vr + dt * k3v, k4v = floor_xdd(&r, xr + dt * k3x, k4x, t + dt);
+			const double k4x = vr + dt * k3v,
+			             k4v = floor_xdd(&r, xr + dt * k3x, k4x, t + dt);
 			xr += dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
 			vr += dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
 			t += dt;
@@ -962,9 +965,10 @@ static void test_engine_outputs(void)
 		p.pivot_z_amp = 0.05;
 		p.pivot_z_freq = 2.0;
 		const long frames = 2 * 48000;
-		float *a = malloc(sizeof(float) * 8 * frames), *b = malloc(sizeof(float) * 8 * frames);
-		const int chans[8] = {PENDULA_CH_TIP_X, PENDULA_CH_TIP_Y, PENDULA_CH_TIP_Z,
-		                      PENDULA_CH_X,     PENDULA_CH_Y,     PENDULA_CH_Z,
+		float *a = malloc(sizeof(float) * 8 * frames),
+		      *b = malloc(sizeof(float) * 8 * frames);
+		const int chans[8] = {PENDULA_CH_TIP_X,  PENDULA_CH_TIP_Y, PENDULA_CH_TIP_Z,
+		                      PENDULA_CH_X,      PENDULA_CH_Y,     PENDULA_CH_Z,
 		                      PENDULA_CH_ENERGY, PENDULA_CH_THETA};
 		for (int run = 0; run < 2; ++run) {
 			pendula_engine *e = pendula_engine_new(48000, &p);
@@ -993,18 +997,22 @@ static void test_engine_outputs(void)
 		for (long i = 0; i < frames; ++i) {
 			const float *f = a + 8 * i;
 			if (model == PENDULA_MODEL_SPHERICAL) {
-				worst_unit = fmax(worst_unit,
-				                  fabs(sqrt(f[3] * f[3] + f[4] * f[4] + f[5] * f[5]) - 1));
-				worst_tip = fmax(worst_tip, sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]));
+				worst_unit =
+				    fmax(worst_unit,
+				         fabs(sqrt(f[3] * f[3] + f[4] * f[4] + f[5] * f[5]) - 1));
+				worst_tip =
+				    fmax(worst_tip, sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]));
 			} else {
-				worst_unit = fmax(worst_unit,
-				                  fabs(sqrt(f[3] * f[3] + f[4] * f[4] + f[5] * f[5]) - 1));
+				worst_unit =
+				    fmax(worst_unit,
+				         fabs(sqrt(f[3] * f[3] + f[4] * f[4] + f[5] * f[5]) - 1));
 			}
 			CU_ASSERT(f[7] == 0.0f); /* no angle outputs */
 		}
-		printf("\n    %s: max | |x, y, z| - 1 | %.1e, max |tip| %.4f; first frame x %.6f y %.6f",
-		       model == PENDULA_MODEL_SPHERICAL ? "spherical" : "bead", worst_unit, worst_tip,
-		       a[3], a[4]);
+		printf("\n    %s: max | |x, y, z| - 1 | %.1e, max |tip| %.4f; first frame x %.6f y "
+		       "%.6f",
+		       model == PENDULA_MODEL_SPHERICAL ? "spherical" : "bead", worst_unit,
+		       worst_tip, a[3], a[4]);
 		CU_ASSERT(worst_unit < 1e-4); /* cubic interpolation of a unit vector */
 		CU_ASSERT(worst_tip <= 1.0 + 1e-5);
 		/* frame 0: the initial direction (theta1_init from the downward
@@ -1033,7 +1041,8 @@ static void test_random_in_range(void)
 			if (!(info->models & (1u << model)) || info->kind != PK_CONTROL_IN ||
 			    info->param == PP_NONE)
 				continue;
-			if (c % 3 && (id == P_PIVOT_X_AMP || id == P_PIVOT_Y_AMP || id == P_PIVOT_Z_AMP))
+			if (c % 3 &&
+			    (id == P_PIVOT_X_AMP || id == P_PIVOT_Y_AMP || id == P_PIVOT_Z_AMP))
 				continue;
 			const double u = rand() / (double)RAND_MAX;
 			double v = (info->flags & PF_LOG) && info->min > 0
@@ -1045,8 +1054,8 @@ static void test_random_in_range(void)
 		}
 		pendula_engine *e = pendula_engine_new(48000, &p);
 		static float buf[8][4800];
-		const int chans[8] = {PENDULA_CH_TIP_X, PENDULA_CH_TIP_Y, PENDULA_CH_TIP_Z,
-		                      PENDULA_CH_X,     PENDULA_CH_Y,     PENDULA_CH_Z,
+		const int chans[8] = {PENDULA_CH_TIP_X,  PENDULA_CH_TIP_Y, PENDULA_CH_TIP_Z,
+		                      PENDULA_CH_X,      PENDULA_CH_Y,     PENDULA_CH_Z,
 		                      PENDULA_CH_ENERGY, PENDULA_CH_THETA};
 		pendula_outputs o;
 		memset(&o, 0, sizeof(o));
@@ -1184,7 +1193,8 @@ static void test_restart_subnormal_pose(void)
 	start_state(&p, &sys, &s);
 	const pendula_vec3 pivot = {0.1, 0.2, 0.3};
 	pendula_pose_at3(&sys, s.q, pivot, 0.0, &pose);
-	CU_ASSERT(pose.n_points == 4 && pose.n_rods == 3 && pose.surface.kind == PENDULA_SURFACE_NONE);
+	CU_ASSERT(pose.n_points == 4 && pose.n_rods == 3 &&
+	          pose.surface.kind == PENDULA_SURFACE_NONE);
 	CU_ASSERT(fabs(pose.point[3].p.z - (0.3 + 1.0)) < 1e-12); /* link 3 along +z */
 	CU_ASSERT(fabs(pose.reach - 3.0) < 1e-12);
 	pendula_params b = bead_params(1, 3, 2);

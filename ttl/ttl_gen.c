@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAINTAINER "The Pendula team"
-#define LICENSE "http://opensource.org/licenses/isc"
+#define MAINTAINER  "The Pendula team"
+#define LICENSE     "http://opensource.org/licenses/isc"
 #define PROJECT_URI PENDULA_URI_BASE "project"
 
 /* Custom units (LV2 units has none for these): label, symbol, render. */
@@ -33,34 +33,33 @@ typedef struct {
 } unit_desc;
 
 static const unit_desc units[] = {
-	[PU_NONE] = {NULL, NULL, ""},
-	[PU_COEF] = {"coef", NULL, "×"},
-	[PU_MS2] = {NULL, "metre per second squared", "m/s²"},
-	[PU_KG] = {NULL, "kilogram", "kg"},
-	[PU_M] = {"m", NULL, "m"},
-	[PU_KGM2] = {NULL, "kilogram square metre", "kg·m²"},
-	[PU_NMS] = {NULL, "newton metre second", "N·m·s"},
-	[PU_NM] = {NULL, "newton metre", "N·m"},
-	[PU_HZ] = {"hz", NULL, "Hz"},
-	[PU_DEGREE] = {"degree", NULL, "°"},
-	[PU_PER_M] = {NULL, "per metre", "1/m"},
-	[PU_RAD_PER_M] = {NULL, "radian per metre", "rad/m"},
+    [PU_NONE] = {NULL, NULL, ""},
+    [PU_COEF] = {"coef", NULL, "×"},
+    [PU_MS2] = {NULL, "metre per second squared", "m/s²"},
+    [PU_KG] = {NULL, "kilogram", "kg"},
+    [PU_M] = {"m", NULL, "m"},
+    [PU_KGM2] = {NULL, "kilogram square metre", "kg·m²"},
+    [PU_NMS] = {NULL, "newton metre second", "N·m·s"},
+    [PU_NM] = {NULL, "newton metre", "N·m"},
+    [PU_HZ] = {"hz", NULL, "Hz"},
+    [PU_DEGREE] = {"degree", NULL, "°"},
+    [PU_PER_M] = {NULL, "per metre", "1/m"},
+    [PU_RAD_PER_M] = {NULL, "radian per metre", "rad/m"},
 };
 
-static const char *prefixes =
-	"@prefix atom:   <http://lv2plug.in/ns/ext/atom#> .\n"
-	"@prefix doap:   <http://usefulinc.com/ns/doap#> .\n"
-	"@prefix foaf:   <http://xmlns.com/foaf/0.1/> .\n"
-	"@prefix log:    <http://lv2plug.in/ns/ext/log#> .\n"
-	"@prefix lv2:    <http://lv2plug.in/ns/lv2core#> .\n"
-	"@prefix midi:   <http://lv2plug.in/ns/ext/midi#> .\n"
-	"@prefix pprops: <http://lv2plug.in/ns/ext/port-props#> .\n"
-	"@prefix rdf:    <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
-	"@prefix rdfs:   <http://www.w3.org/2000/01/rdf-schema#> .\n"
-	"@prefix rsz:    <http://lv2plug.in/ns/ext/resize-port#> .\n"
-	"@prefix time:   <http://lv2plug.in/ns/ext/time#> .\n"
-	"@prefix units:  <http://lv2plug.in/ns/extensions/units#> .\n"
-	"@prefix urid:   <http://lv2plug.in/ns/ext/urid#> .\n";
+static const char *prefixes = "@prefix atom:   <http://lv2plug.in/ns/ext/atom#> .\n"
+                              "@prefix doap:   <http://usefulinc.com/ns/doap#> .\n"
+                              "@prefix foaf:   <http://xmlns.com/foaf/0.1/> .\n"
+                              "@prefix log:    <http://lv2plug.in/ns/ext/log#> .\n"
+                              "@prefix lv2:    <http://lv2plug.in/ns/lv2core#> .\n"
+                              "@prefix midi:   <http://lv2plug.in/ns/ext/midi#> .\n"
+                              "@prefix pprops: <http://lv2plug.in/ns/ext/port-props#> .\n"
+                              "@prefix rdf:    <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+                              "@prefix rdfs:   <http://www.w3.org/2000/01/rdf-schema#> .\n"
+                              "@prefix rsz:    <http://lv2plug.in/ns/ext/resize-port#> .\n"
+                              "@prefix time:   <http://lv2plug.in/ns/ext/time#> .\n"
+                              "@prefix units:  <http://lv2plug.in/ns/extensions/units#> .\n"
+                              "@prefix urid:   <http://lv2plug.in/ns/ext/urid#> .\n";
 
 /* Capacity asked for the MIDI output (bytes): room for a few hundred events. */
 #define MIDI_OUT_MIN_SIZE 8192
@@ -200,9 +199,9 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 		unsigned flag;
 		const char *uri;
 	} props[] = {
-		{PF_INTEGER, "lv2:integer"},       {PF_TOGGLED, "lv2:toggled"},
-		{PF_TRIGGER, "pprops:trigger"},    {PF_LOG, "pprops:logarithmic"},
-		{PF_ENUM, "lv2:enumeration"},
+	    {PF_INTEGER, "lv2:integer"},    {PF_TOGGLED, "lv2:toggled"},
+	    {PF_TRIGGER, "pprops:trigger"}, {PF_LOG, "pprops:logarithmic"},
+	    {PF_ENUM, "lv2:enumeration"},
 	};
 	for (size_t i = 0; i < sizeof props / sizeof props[0]; ++i)
 		if (p->flags & props[i].flag)
@@ -253,13 +252,12 @@ static void write_plugin(FILE *f, pendula_variant v)
 	}
 	/* The maintainer sits on the project: doap:maintainer has the domain
 	 * doap:Project (sord_validate checks it); lilv looks there too. */
-	fprintf(f,
-	        " ;\n\tdoap:license <" LICENSE "> ;\n"
-	        "\tlv2:project <" PROJECT_URI "> ;\n"
-	        "\tlv2:minorVersion 0 ;\n\tlv2:microVersion 1 ;\n"
-	        "\tlv2:requiredFeature urid:map ;\n"
-	        "\tlv2:optionalFeature lv2:hardRTCapable, log:log ;\n"
-	        "\tlv2:port\n");
+	fprintf(f, " ;\n\tdoap:license <" LICENSE "> ;\n"
+	           "\tlv2:project <" PROJECT_URI "> ;\n"
+	           "\tlv2:minorVersion 0 ;\n\tlv2:microVersion 1 ;\n"
+	           "\tlv2:requiredFeature urid:map ;\n"
+	           "\tlv2:optionalFeature lv2:hardRTCapable, log:log ;\n"
+	           "\tlv2:port\n");
 
 	const unsigned mask = pendula_variant_model_mask(v);
 	int index = 0;
@@ -341,7 +339,9 @@ static int write_bundle(const char *dir, const char *binary, int n_extra, char *
 	      "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n",
 	      f);
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
-		fprintf(f, "\n<%s>\n\ta lv2:Plugin ;\n\tlv2:binary <%s> ;\n\trdfs:seeAlso <pendula.ttl> .\n",
+		fprintf(f,
+		        "\n<%s>\n\ta lv2:Plugin ;\n\tlv2:binary <%s> ;\n\trdfs:seeAlso "
+		        "<pendula.ttl> .\n",
 		        pendula_variant_uris[v], binary);
 	for (int i = 0; i < n_extra; ++i)
 		append_file(f, extra[i]);
@@ -385,8 +385,8 @@ static void write_markdown_model(FILE *f, pendula_model model)
 			continue;
 		const int integer = is_integer_port(p);
 		const int is_atom = p->kind == PK_ATOM_IN || p->kind == PK_ATOM_OUT;
-		fprintf(f, "| %d | `%s` | %s", pendula_port_index(v, (pendula_port_id)id), p->symbol,
-		        kind_text(p->kind));
+		fprintf(f, "| %d | `%s` | %s", pendula_port_index(v, (pendula_port_id)id),
+		        p->symbol, kind_text(p->kind));
 		if (p->flags & PF_INTEGER)
 			fputs(", integer", f);
 		if (p->flags & PF_TOGGLED)

@@ -261,7 +261,8 @@ static int hull(pendula_xy *pts, int n, pendula_xy *out)
 
 /* Body 1 of the parallel model: the rigid shape holding the pivot, its centre
  * of mass and the hinges of the other bodies (hull grown by a round pen). */
-static void draw_body1(cairo_t *cr, const pendula_view *v, const pendula_scene_points *p, double width)
+static void draw_body1(cairo_t *cr, const pendula_view *v, const pendula_scene_points *p,
+                       double width)
 {
 	pendula_xy pts[PENDULA_SCENE_MAX_BODIES + 1], h[2 * (PENDULA_SCENE_MAX_BODIES + 1)];
 	int n = 0;

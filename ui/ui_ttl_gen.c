@@ -69,7 +69,8 @@ static void write_fragment(FILE *f, const char *binary)
 			fprintf(f,
 			        "%s[\n\t\tui:plugin <%s> ;\n\t\tlv2:symbol \"%s\" ;\n"
 			        "\t\tui:protocol ui:floatProtocol\n\t]",
-			        n++ ? " , " : " ", pendula_variant_uris[v], pendula_ports[id].symbol);
+			        n++ ? " , " : " ", pendula_variant_uris[v],
+			        pendula_ports[id].symbol);
 		}
 	}
 	fputs(" .\n", f);

@@ -20,10 +20,10 @@
 #define CHAOSMAN_MAX_BODIES 4
 
 typedef struct {
-	double i_o1; /* I_O1 = inertia1 + m1 c1^2 */
-	double r11;  /* I_O1 + sum_k m_k b_k^2 */
-	double j[CHAOSMAN_MAX_BODIES];  /* k >= 1: I_Gk + m_k c_k^2 */
-	double a[CHAOSMAN_MAX_BODIES];  /* k >= 1: m_k b_k c_k */
+	double i_o1;                   /* I_O1 = inertia1 + m1 c1^2 */
+	double r11;                    /* I_O1 + sum_k m_k b_k^2 */
+	double j[CHAOSMAN_MAX_BODIES]; /* k >= 1: I_Gk + m_k c_k^2 */
+	double a[CHAOSMAN_MAX_BODIES]; /* k >= 1: m_k b_k c_k */
 	double cos_beta[CHAOSMAN_MAX_BODIES], sin_beta[CHAOSMAN_MAX_BODIES];
 	double lever[CHAOSMAN_MAX_BODIES]; /* gravity moment: |Z| for body 1, m_k c_k */
 	double lever_cos[CHAOSMAN_MAX_BODIES], lever_sin[CHAOSMAN_MAX_BODIES]; /* e^{i gamma} */
@@ -33,7 +33,7 @@ typedef struct {
 	double tip_b, tip_c;
 	/* Geometry for the pose: hinge -> centre of mass, |O1 O_k| */
 	double c[CHAOSMAN_MAX_BODIES], b[CHAOSMAN_MAX_BODIES];
-	double h_params; /* largest step these settings allow, s */
+	double h_params;                            /* largest step these settings allow, s */
 	double inv_r_diag_max[CHAOSMAN_MAX_BODIES]; /* bound on diag(R^-1) over all angles */
 } pendula_chaosman;
 
@@ -66,13 +66,13 @@ void pendula_chaosman_measure(const pendula_system *sys, const pendula_state *s,
                               double *val, double *der);
 
 /* The ops every Chaos Man model shares; a model fills in derive and pose. */
-#define PENDULA_CHAOSMAN_OPS                                                                       \
-	.sys_size = sizeof(pendula_chaosman), .initial = pendula_chaosman_initial,                 \
-	.velocity = pendula_chaosman_velocity, .momentum = pendula_chaosman_momentum,              \
-	.accel = pendula_chaosman_accel, .energy = pendula_chaosman_energy,                        \
-	.power = pendula_chaosman_power, .step = pendula_chaosman_step,                            \
-	.step_base = pendula_chaosman_step_base, .step_bound = pendula_chaosman_step_bound,        \
-	.step_bound_at = pendula_chaosman_step_bound_at,                                           \
-	.canonical = pendula_chaosman_canonical, .measure = pendula_chaosman_measure
+#define PENDULA_CHAOSMAN_OPS                                                                      \
+	.sys_size = sizeof(pendula_chaosman), .initial = pendula_chaosman_initial,                \
+	.velocity = pendula_chaosman_velocity, .momentum = pendula_chaosman_momentum,             \
+	.accel = pendula_chaosman_accel, .energy = pendula_chaosman_energy,                       \
+	.power = pendula_chaosman_power, .step = pendula_chaosman_step,                           \
+	.step_base = pendula_chaosman_step_base, .step_bound = pendula_chaosman_step_bound,       \
+	.step_bound_at = pendula_chaosman_step_bound_at, .canonical = pendula_chaosman_canonical, \
+	.measure = pendula_chaosman_measure
 
 #endif

@@ -21,14 +21,15 @@
 #include <string.h>
 
 /* Smallest step level: H_MAX 2^-J_MAX (about 1.8e-15 s). */
-#define J_MAX 40
+#define J_MAX  40
 /* Channels with a double-precision cubic (poly): PENDULA_CH_TIP_X on. */
 #define N_POLY (PENDULA_CH_TIP_Z + 1 - PENDULA_CH_TIP_X)
-_Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 && PENDULA_CH_ENERGY == PENDULA_CH_TIP_X + 2,
+_Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
+                   PENDULA_CH_ENERGY == PENDULA_CH_TIP_X + 2,
                "double-precision channels are consecutive");
 
 /* Hysteresis before a step is allowed to grow again. */
-#define GROW_MARGIN 1.5
+#define GROW_MARGIN          1.5
 /* Work cap: at most MAX_STEPS_PER_SECOND step attempts per second of audio,
  * whatever the sample rate (4 per frame at 48 kHz, 0.5 at 384 kHz).  Each
  * frame earns its share of the budget; unused budget carries over to later
@@ -39,10 +40,11 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 && PENDULA_CH_ENERGY == 
 #define BURST_STEPS          16
 /* A step level raised because a solve failed is kept for this many good
  * steps before it may relax by one level. */
-#define FLOOR_HOLD 256
+#define FLOOR_HOLD           256
 
 /* The registry: every model's interface, by id. */
-#define PENDULA_X_MODEL_DECL(id, slug, name, desc) extern const pendula_model_ops pendula_model_##slug;
+#define PENDULA_X_MODEL_DECL(id, slug, name, desc) \
+	extern const pendula_model_ops pendula_model_##slug;
 PENDULA_MODELS(PENDULA_X_MODEL_DECL)
 #undef PENDULA_X_MODEL_DECL
 
@@ -92,8 +94,8 @@ void pendula_momentum(const pendula_system *sys, const double *q, const double *
 	sys->ops->momentum(sys, q, qdot, p);
 }
 
-void pendula_accel(const pendula_system *sys, const double *q, const double *qdot,
-                   double phase_x, double phase_y, double *accel)
+void pendula_accel(const pendula_system *sys, const double *q, const double *qdot, double phase_x,
+                   double phase_y, double *accel)
 {
 	sys->ops->accel(sys, q, qdot, phase_x, phase_y, accel);
 }
@@ -108,14 +110,13 @@ double pendula_energy_normalised(const pendula_system *sys, double energy)
 	return (energy - sys->energy_min) / sys->energy_range;
 }
 
-double pendula_power(const pendula_system *sys, const double *q, const double *qdot,
-                     double phase_x, double phase_y)
+double pendula_power(const pendula_system *sys, const double *q, const double *qdot, double phase_x,
+                     double phase_y)
 {
 	return sys->ops->power(sys, q, qdot, phase_x, phase_y);
 }
 
-void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x,
-                   double *y)
+void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x, double *y)
 {
 	*x = sys->force.amp_x * sin(phase_x);
 	*y = sys->force.amp_y * cos(phase_y);
@@ -218,7 +219,8 @@ struct pendula_engine {
 	 * precision: tip x, y, energy, tip z (the angles use qpoly; the
 	 * direction channels are read from fpoly, to keep the engine small). */
 	double poly[N_POLY][4];
-	float fpoly[PENDULA_N_CHANNELS][4]; /* every output channel in output units (angles / pi), for run() */
+	float fpoly[PENDULA_N_CHANNELS]
+	           [4]; /* every output channel in output units (angles / pi), for run() */
 	/* Angles as quintic Hermite interpolants (value, velocity and
 	 * acceleration at both ends): the double-precision frames read theta and
 	 * omega from these, omega to 5th order in h. */
@@ -374,8 +376,8 @@ static void next_step(pendula_engine *e)
 
 	double energy_now = start_val[PENDULA_CH_ENERGY];
 	if (had_pending)
-		energy_now = pendula_energy_normalised(&e->sys,
-		                                       pendula_energy(&e->sys, e->st.q, e->qdot));
+		energy_now =
+		    pendula_energy_normalised(&e->sys, pendula_energy(&e->sys, e->st.q, e->qdot));
 	const int level = choose_level(e, energy_now);
 	if (level != e->level) {
 		e->level = level;
@@ -404,8 +406,7 @@ static void next_step(pendula_engine *e)
 		}
 		e->pred.failed = 0;
 		e->credit -= e->credit_step;
-		e->stats.iterations +=
-		    (uint64_t)e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
+		e->stats.iterations += (uint64_t)e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
 		e->st.t = e->clock_base + (double)(++e->clock_steps) * e->h;
 		/* A damped motion decays towards zero; keep it out of the
 		 * subnormal range, where arithmetic is slow. */
@@ -458,7 +459,8 @@ static void next_step(pendula_engine *e)
 			        e->h);
 		if (ch >= PENDULA_CH_TIP_X && ch - PENDULA_CH_TIP_X < N_POLY)
 			memcpy(e->poly[ch - PENDULA_CH_TIP_X], c, sizeof(c));
-		const double scale = ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES ? 1.0 / PENDULA_PI : 1.0;
+		const double scale =
+		    ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES ? 1.0 / PENDULA_PI : 1.0;
 		for (int i = 0; i < 4; ++i) {
 			/* Single precision from here on: tiny coefficients are 0
 			 * (no subnormal arithmetic in run()), huge ones stay
@@ -471,9 +473,10 @@ static void next_step(pendula_engine *e)
 		}
 	}
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-		quintic(e->qpoly[k], start_val[PENDULA_CH_THETA + k], start_der[PENDULA_CH_THETA + k],
-		        start_der[PENDULA_CH_OMEGA + k], e->end_val[PENDULA_CH_THETA + k],
-		        e->end_der[PENDULA_CH_THETA + k], e->end_der[PENDULA_CH_OMEGA + k], e->h);
+		quintic(e->qpoly[k], start_val[PENDULA_CH_THETA + k],
+		        start_der[PENDULA_CH_THETA + k], start_der[PENDULA_CH_OMEGA + k],
+		        e->end_val[PENDULA_CH_THETA + k], e->end_der[PENDULA_CH_THETA + k],
+		        e->end_der[PENDULA_CH_OMEGA + k], e->h);
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		/* |p(u) - c0| <= |c1| + |c2| + |c3| on [0, 1]; the margin covers
 		 * single-precision rounding.  The step starts wrapped, in
@@ -712,9 +715,10 @@ static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
 		f->theta[k] = pendula_wrap_angle(
 		    q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * (q[4] + u * q[5])))));
 		f->omega[k] =
-		    (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) * inv_h;
+		    (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) *
+		    inv_h;
 	}
-#define POLY(ch) e->poly[(ch) - PENDULA_CH_TIP_X]
+#define POLY(ch) e->poly[(ch)-PENDULA_CH_TIP_X]
 	f->tip_x_norm = poly_eval(POLY(PENDULA_CH_TIP_X), u);
 	f->tip_y_norm = poly_eval(POLY(PENDULA_CH_TIP_Y), u);
 	f->tip_x = f->tip_x_norm * e->sys.tip_length;
@@ -841,8 +845,8 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outp
 					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm, 0.0f,
 					            PENDULA_ENERGY_OUTPUT_MAX);
 				else
-					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm, -1.0f,
-					            1.0f);
+					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm,
+					            -1.0f, 1.0f);
 			}
 			done += m;
 			e->idx += m;

@@ -40,14 +40,14 @@ enum {
 /* Large motions: at most PENDULA_KAPPA_RATE radians per step of the relative
  * turn of two bodies (the angles the trigonometry sees); for a harmonic
  * oscillator the composed step is then off by 9e-8 of the rate. */
-#define PENDULA_KAPPA_RATE 0.1
+#define PENDULA_KAPPA_RATE  0.1
 /* Largest step, simulated seconds: 2^-9 s. */
-#define PENDULA_H_MAX (1.0 / 512.0)
+#define PENDULA_H_MAX       (1.0 / 512.0)
 
 /* The predictor of the implicit solves of the angle models (one unknown per
- * body): the last three solutions (the midpoint velocities) with their times, extrapolated to the next solve,
- * plus the extrapolation error each stage of the composition made in the
- * step before (it changes little from one step to the next). */
+ * body): the last three solutions (the midpoint velocities) with their times, extrapolated to the
+ * next solve, plus the extrapolation error each stage of the composition made in the step before
+ * (it changes little from one step to the next). */
 #define PENDULA_MAX_STAGES 5
 typedef struct {
 	double w[3][PENDULA_MAX_BODIES]; /* oldest first */
@@ -92,8 +92,8 @@ struct pendula_model_ops {
 
 	void (*velocity)(const pendula_system *sys, const double *q, const double *p, double *qdot);
 	void (*momentum)(const pendula_system *sys, const double *q, const double *qdot, double *p);
-	void (*accel)(const pendula_system *sys, const double *q, const double *qdot, double phase_x,
-	              double phase_y, double *accel);
+	void (*accel)(const pendula_system *sys, const double *q, const double *qdot,
+	              double phase_x, double phase_y, double *accel);
 	double (*energy)(const pendula_system *sys, const double *q, const double *qdot);
 	double (*power)(const pendula_system *sys, const double *q, const double *qdot,
 	                double phase_x, double phase_y);
@@ -153,7 +153,7 @@ struct pendula_model_ops {
 };
 
 /* The model's own constants inside sys. */
-#define PENDULA_MODEL_PART(type, sys) ((type *)(void *)(sys)->model.d)
+#define PENDULA_MODEL_PART(type, sys)       ((type *)(void *)(sys)->model.d)
 #define PENDULA_MODEL_PART_CONST(type, sys) ((const type *)(const void *)(sys)->model.d)
 
 /* Forcing from the settings (the same for every model). */
@@ -194,8 +194,8 @@ typedef int (*pendula_base_step)(const pendula_system *sys, pendula_state *s, do
                                  pendula_predictor *pr, const int n);
 
 static inline __attribute__((always_inline)) int
-pendula_compose_suzuki(const pendula_system *sys, pendula_state *s, double h,
-                       pendula_predictor *pr, const int n, const pendula_base_step base)
+pendula_compose_suzuki(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
+                       const int n, const pendula_base_step base)
 {
 	static const double stage[PENDULA_MAX_STAGES] = {PENDULA_SUZUKI_G1, PENDULA_SUZUKI_G1,
 	                                                 PENDULA_SUZUKI_G2, PENDULA_SUZUKI_G1,

@@ -36,8 +36,8 @@ enum { SURFACE_ELLIPSOID = 0, SURFACE_FLOOR = 1 };
 typedef struct {
 	int surface;
 	double m, inv_m, mass3[3], inv_m3[3];
-	double axis[3], w[3]; /* ellipsoid: semi-axes, 1 / axis^2 */
-	double drag;          /* lambda1, N s/m */
+	double axis[3], w[3];    /* ellipsoid: semi-axes, 1 / axis^2 */
+	double drag;             /* lambda1, N s/m */
 	double d, amp, omega, k; /* floor: y = d x^2 + amp sin(omega t) sin(k x) */
 	double half_width;       /* floor: axis_x */
 	double size;             /* length scale of the surface (tolerances) */
@@ -124,8 +124,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 }
 
 /* The floor's height, slope and time derivative at x, t. */
-static inline double floor_y(const bead_model *bm, double x, double t, double *slope,
-                             double *rate)
+static inline double floor_y(const bead_model *bm, double x, double t, double *slope, double *rate)
 {
 	double sw = 0.0, cw = 1.0, skx, ckx;
 	if (bm->amp > 0.0) {
@@ -238,8 +237,8 @@ static inline void effective_gravity_at(const pendula_system *sys, const pendula
 		pendula_effective_gravity3(sys, s->phase_x, s->phase_y, s->phase_z, g3);
 }
 
-static inline __attribute__((always_inline)) void rattle_force(const pendula_system *sys, const double *q, const pendula_state *s,
-                         double *f)
+static inline __attribute__((always_inline)) void
+rattle_force(const pendula_system *sys, const double *q, const pendula_state *s, double *f)
 {
 	(void)q;
 	const bead_model *bm = BM(sys);
@@ -251,7 +250,8 @@ static inline __attribute__((always_inline)) void rattle_force(const pendula_sys
 		f[2] = 0.0;
 }
 
-static inline __attribute__((always_inline)) void rattle_damp(const pendula_system *sys, const double *q, const double *v, double *f)
+static inline __attribute__((always_inline)) void
+rattle_damp(const pendula_system *sys, const double *q, const double *v, double *f)
 {
 	(void)q;
 	const double c = BM(sys)->drag;
@@ -259,8 +259,10 @@ static inline __attribute__((always_inline)) void rattle_damp(const pendula_syst
 		f[i] -= c * v[i];
 }
 
-static inline __attribute__((always_inline)) int rattle_shake(const pendula_system *sys, const double *q0, const double *qt,
-                        const pendula_state *s1, double h, double *tau, double *dq)
+static inline __attribute__((always_inline)) int rattle_shake(const pendula_system *sys,
+                                                              const double *q0, const double *qt,
+                                                              const pendula_state *s1, double h,
+                                                              double *tau, double *dq)
 {
 	const bead_model *bm = BM(sys);
 	const double scale = 0.5 * h * h;
@@ -302,8 +304,10 @@ static inline __attribute__((always_inline)) int rattle_shake(const pendula_syst
 }
 
 /* (m + h/2 lambda) v1 = pt - nu n1, n1 . v1 + g_t = 0. */
-static inline __attribute__((always_inline)) void rattle_project(const pendula_system *sys, const double *q1, const double *pt,
-                           double h, const pendula_state *s1, double *p1)
+static inline __attribute__((always_inline)) void rattle_project(const pendula_system *sys,
+                                                                 const double *q1, const double *pt,
+                                                                 double h, const pendula_state *s1,
+                                                                 double *p1)
 {
 	const bead_model *bm = BM(sys);
 	double n[3], g_t;
@@ -338,16 +342,14 @@ static int bead_step(const pendula_system *sys, pendula_state *s, double h, pend
 /* ------------------------------------------------------------------------ */
 /* Physics at one state                                                     */
 
-static void bead_velocity(const pendula_system *sys, const double *q, const double *p,
-                          double *qdot)
+static void bead_velocity(const pendula_system *sys, const double *q, const double *p, double *qdot)
 {
 	(void)q;
 	for (int i = 0; i < 3; ++i)
 		qdot[i] = p[i] * BM(sys)->inv_m;
 }
 
-static void bead_momentum(const pendula_system *sys, const double *q, const double *qdot,
-                          double *p)
+static void bead_momentum(const pendula_system *sys, const double *q, const double *qdot, double *p)
 {
 	(void)q;
 	for (int i = 0; i < 3; ++i)
@@ -421,7 +423,8 @@ static double power_at(const pendula_system *sys, const double *q, const double 
 	double f[3], n[3];
 	all_forces(sys, v, g3, f);
 	double pw = -bm->drag * dot3(v, v);
-	const double g_force[3] = {g3[0], g3[1] + sys->g, bm->surface == SURFACE_FLOOR ? 0.0 : g3[2]};
+	const double g_force[3] = {g3[0], g3[1] + sys->g,
+	                           bm->surface == SURFACE_FLOOR ? 0.0 : g3[2]};
 	pw += bm->m * dot3(g_force, v);
 	if (bm->surface == SURFACE_FLOOR && bm->amp > 0.0) {
 		double g_t;
@@ -491,8 +494,8 @@ static void bead_measure(const pendula_system *sys, const pendula_state *s, doub
 	der[PENDULA_CH_ENERGY] = power_at(sys, s->q, qdot, g3, s->t) / sys->energy_range;
 }
 
-static void bead_fresh(const pendula_system *sys, const pendula_state *s, double *qdot,
-                       double *val, double *der)
+static void bead_fresh(const pendula_system *sys, const pendula_state *s, double *qdot, double *val,
+                       double *der)
 {
 	bead_measure(sys, s, qdot, val, der);
 }

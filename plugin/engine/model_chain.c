@@ -47,20 +47,20 @@
 /* A solve takes at most MAX_ITERATIONS fixed-point iterations. */
 #define MAX_ITERATIONS 10
 /* Fixed-point tolerance on the angle increment, rad. */
-#define ITERATION_TOL 1e-14
+#define ITERATION_TOL  1e-14
 /* Step size: rad per step of the fastest motion.  Measured (tests/test_chain.c,
  * bench): the energy spread of a chaotic 3-rod and 6-bob chain over 10^7
  * frames stays near 1e-8..1e-7 with this, two orders below the 1e-6 asked;
  * the bound below (the two fastest links' speed bounds added) is itself
  * pessimistic by a factor of about 2 for a chaotic motion. */
-#define CHAIN_KAPPA PENDULA_KAPPA_SLOW
+#define CHAIN_KAPPA    PENDULA_KAPPA_SLOW
 
 typedef struct {
 	int shape;
-	double l[NMAX];       /* hinge to hinge */
-	double c[NMAX];       /* hinge to centre of mass (the shape's) */
-	double mu[NMAX];      /* m_k c_k + M_k l_k */
-	double j[NMAX];       /* I_Gk + m_k c_k^2 + M_k l_k^2 */
+	double l[NMAX];  /* hinge to hinge */
+	double c[NMAX];  /* hinge to centre of mass (the shape's) */
+	double mu[NMAX]; /* m_k c_k + M_k l_k */
+	double j[NMAX];  /* I_Gk + m_k c_k^2 + M_k l_k^2 */
 	double lambda[NMAX], sigma[NMAX];
 	double inv_r_diag_max[NMAX]; /* max over th of diag(R^-1) = diag(R(0)^-1) */
 	double h_params;             /* largest step these settings allow, s */
@@ -75,9 +75,8 @@ _Static_assert(sizeof(pendula_chain) <= PENDULA_SYSTEM_BYTES, "model constants f
 /* Linear algebra: Cholesky of a symmetric positive-definite n x n matrix    */
 /* (lower triangle used) and the solve.                                      */
 
-static inline __attribute__((always_inline)) void cholesky_solve(double a[NMAX][NMAX],
-                                                                 const double *y, double *x,
-                                                                 const int n)
+static inline __attribute__((always_inline)) void
+cholesky_solve(double a[NMAX][NMAX], const double *y, double *x, const int n)
 {
 	double inv_d[NMAX];
 	for (int j = 0; j < n; ++j) {
@@ -120,7 +119,7 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	sys->n = n;
 	sys->dof = n;
 	int shape = p->shape;
-	shape = shape < PENDULA_SHAPE_BOBS ? PENDULA_SHAPE_BOBS
+	shape = shape < PENDULA_SHAPE_BOBS     ? PENDULA_SHAPE_BOBS
 	        : shape > PENDULA_SHAPE_CUSTOM ? PENDULA_SHAPE_CUSTOM
 	                                       : shape;
 	ch->shape = shape;
@@ -212,8 +211,8 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	ch->h_params = h;
 }
 
-static void chain_initial(const pendula_system *sys, const pendula_params *p, int from,
-                          double *q, double *qdot)
+static void chain_initial(const pendula_system *sys, const pendula_params *p, int from, double *q,
+                          double *qdot)
 {
 	for (int k = from; k < sys->n; ++k) {
 		q[k] = pendula_wrap_angle(pendula_finite_or(p->theta_init[k], 0.0));
@@ -225,7 +224,7 @@ static void chain_initial(const pendula_system *sys, const pendula_params *p, in
 /* Physics at one state                                                     */
 
 typedef struct {
-	double s[NMAX], c[NMAX];             /* sin, cos th_k */
+	double s[NMAX], c[NMAX];               /* sin, cos th_k */
 	double cd[NMAX][NMAX], sd[NMAX][NMAX]; /* cos, sin (th_j - th_k), j < k */
 } trig_cache;
 
@@ -263,8 +262,7 @@ static inline __attribute__((always_inline)) void mass_matrix(const pendula_chai
 /* -dU_eff/dth_k */
 static inline __attribute__((always_inline)) void gravity_force(const pendula_chain *ch,
                                                                 const trig_cache *tc, double gx,
-                                                                double gy, double *f,
-                                                                const int n)
+                                                                double gy, double *f, const int n)
 {
 	for (int k = 0; k < n; ++k)
 		f[k] = ch->mu[k] * (gx * tc->c[k] + gy * tc->s[k]);
@@ -385,9 +383,9 @@ static double chain_power(const pendula_system *sys, const double *q, const doub
  * extrapolates the last three midpoint velocities plus the error the same
  * stage made in the step before (model.h).
  */
-static inline __attribute__((always_inline)) int
-midpoint_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
-           const int n)
+static inline __attribute__((always_inline)) int midpoint_n(const pendula_system *sys,
+                                                            pendula_state *s, double h,
+                                                            pendula_predictor *pr, const int n)
 {
 	const pendula_chain *ch = CH(sys);
 	const double hh = 0.5 * h;
@@ -485,24 +483,23 @@ midpoint_n(const pendula_system *sys, pendula_state *s, double h, pendula_predic
 	return it;
 }
 
-#define CHAIN_DISPATCH(call)                                                                       \
-	switch (sys->n) {                                                                          \
-	case 1:                                                                                    \
-		return call(1);                                                                    \
-	case 2:                                                                                    \
-		return call(2);                                                                    \
-	case 3:                                                                                    \
-		return call(3);                                                                    \
-	case 4:                                                                                    \
-		return call(4);                                                                    \
-	case 5:                                                                                    \
-		return call(5);                                                                    \
-	default:                                                                                   \
-		return call(6);                                                                    \
+#define CHAIN_DISPATCH(call)    \
+	switch (sys->n) {       \
+	case 1:                 \
+		return call(1); \
+	case 2:                 \
+		return call(2); \
+	case 3:                 \
+		return call(3); \
+	case 4:                 \
+		return call(4); \
+	case 5:                 \
+		return call(5); \
+	default:                \
+		return call(6); \
 	}
 
-static int chain_step(const pendula_system *sys, pendula_state *s, double h,
-                      pendula_predictor *pr)
+static int chain_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr)
 {
 #define CALL(n) pendula_compose_suzuki(sys, s, h, pr, n, midpoint_n)
 	CHAIN_DISPATCH(CALL)
@@ -659,8 +656,8 @@ static int add_point(pendula_pose *pose, double x, double y, pendula_point_kind 
 	return i;
 }
 
-static void chain_pose(const pendula_system *sys, const double *q, double pivot_x,
-                       double pivot_y, pendula_pose *pose)
+static void chain_pose(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
+                       pendula_pose *pose)
 {
 	const pendula_chain *ch = CH(sys);
 	const int n = sys->n;

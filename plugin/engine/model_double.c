@@ -41,8 +41,8 @@ static void double_derive(pendula_system *sys, const pendula_params *p)
 }
 
 /* Two thin rods and two bobs; bob 2 is the marker and leaves the trail. */
-static void double_pose(const pendula_system *sys, const double *q, double pivot_x,
-                        double pivot_y, pendula_pose *pose)
+static void double_pose(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
+                        pendula_pose *pose)
 {
 	const pendula_chaosman *cm = PENDULA_MODEL_PART_CONST(pendula_chaosman, sys);
 	memset(pose, 0, sizeof(*pose));

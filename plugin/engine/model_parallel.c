@@ -25,7 +25,7 @@
 /* A solve takes at most MAX_ITERATIONS fixed-point iterations. */
 #define MAX_ITERATIONS 10
 /* Fixed-point tolerance on the angle increment, rad. */
-#define ITERATION_TOL 1e-14
+#define ITERATION_TOL  1e-14
 /* Small oscillations: at most KAPPA_NAT radians of the fastest normal mode
  * per step (an upper bound: trace of R^-1 K with the largest R^-1 over all
  * angles and the peak effective gravity of the forcing).  For a harmonic
@@ -33,11 +33,11 @@
  * by 2 atan(g_j w h / 2)) is then off by 5.8e-9 of the frequency.  (0.2
  * would give 1.5e-6 and fewer capped settings, but the fixed-point solve
  * then fails on some in-range stiff, damped settings.) */
-#define KAPPA_NAT 0.05
+#define KAPPA_NAT      0.05
 /* Large motions: at most PENDULA_KAPPA_RATE (model.h) radians per step of
  * body 1 plus the fastest arm (the angles the trigonometry sees turn at that
  * rate). */
-#define KAPPA_RATE PENDULA_KAPPA_RATE
+#define KAPPA_RATE     PENDULA_KAPPA_RATE
 
 _Static_assert(sizeof(pendula_chaosman) <= PENDULA_SYSTEM_BYTES, "model constants fit");
 
@@ -270,8 +270,8 @@ static inline void gravity_force(const pendula_chaosman *cm, const trig_cache *t
 		f[k] = cm->lever[k] * (gx * tc->c[k] + gy * tc->s[k]);
 }
 
-static inline void accel_at(const pendula_chaosman *cm, const trig_cache *tc,
-                            const double *omega, double gx, double gy, double *accel, const int n)
+static inline void accel_at(const pendula_chaosman *cm, const trig_cache *tc, const double *omega,
+                            double gx, double gy, double *accel, const int n)
 {
 	double rhs[PENDULA_MAX_BODIES], inv[PENDULA_MAX_BODIES];
 	gravity_force(cm, tc, gx, gy, rhs, n);
@@ -299,14 +299,15 @@ void pendula_chaosman_accel(const pendula_system *sys, const double *q, const do
 	accel_at(cm, &tc, qdot, gx, gy, accel, sys->n);
 }
 
-static inline double energy_at(const pendula_system *sys, const trig_cache *tc,
-                               const double *omega, const int n)
+static inline double energy_at(const pendula_system *sys, const trig_cache *tc, const double *omega,
+                               const int n)
 {
 	const pendula_chaosman *cm = CM(sys);
 	double t2 = cm->r11 * omega[0] * omega[0];
 	double u = -cm->lever[0] * tc->lever_c1;
 	for (int k = 1; k < n; ++k) {
-		t2 += 2.0 * cm->a[k] * tc->ck[k] * omega[0] * omega[k] + cm->j[k] * omega[k] * omega[k];
+		t2 += 2.0 * cm->a[k] * tc->ck[k] * omega[0] * omega[k] +
+		      cm->j[k] * omega[k] * omega[k];
 		u -= cm->lever[k] * tc->c[k];
 	}
 	return 0.5 * t2 + sys->g * u;
@@ -319,8 +320,8 @@ double pendula_chaosman_energy(const pendula_system *sys, const double *q, const
 	return energy_at(sys, &tc, qdot, sys->n);
 }
 
-static inline double power_at(const pendula_system *sys, const trig_cache *tc,
-                              const double *omega, double gx, double gy, const int n)
+static inline double power_at(const pendula_system *sys, const trig_cache *tc, const double *omega,
+                              double gx, double gy, const int n)
 {
 	/* dE/dt = sum (sigma - lambda w) w + w^T Q, Q = the forcing part of
 	 * -dU_eff/dth, i.e. gravity_force with (gx, gy + g). */
@@ -358,9 +359,9 @@ double pendula_chaosman_power(const pendula_system *sys, const double *q, const 
  * three midpoint velocities (a parabola in time) and adds the error the
  * same stage made in the step before.
  */
-static inline __attribute__((always_inline)) int
-midpoint_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
-           const int n)
+static inline __attribute__((always_inline)) int midpoint_n(const pendula_system *sys,
+                                                            pendula_state *s, double h,
+                                                            pendula_predictor *pr, const int n)
 {
 	const pendula_chaosman *cm = CM(sys);
 	const double hh = 0.5 * h;
@@ -540,8 +541,7 @@ double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_s
 	}
 	const double W = fabs(qdot[0]) + w_arm, A = fabs(acc[0]) + a_arm;
 	/* the positive root of A h^2 + W h = kappa */
-	const double h_state =
-	    2.0 * KAPPA_RATE / (W + sqrt(W * W + 4.0 * A * KAPPA_RATE));
+	const double h_state = 2.0 * KAPPA_RATE / (W + sqrt(W * W + 4.0 * A * KAPPA_RATE));
 	if (!(h_state > h_energy)) /* also NaN */
 		return h_energy;
 	return fmin(h_state, cm->h_params);
@@ -637,7 +637,8 @@ static void parallel_pose(const pendula_system *sys, const double *q, double piv
 		const double beta = atan2(cm->sin_beta[k], cm->cos_beta[k]);
 		const pendula_vec3 ok = along(pivot, cm->b[k], th1 + beta);
 		const int hinge = add_point(pose, ok, PENDULA_POINT_HINGE, 0);
-		const int end = add_point(pose, along(ok, 2.0 * cm->c[k], thk), PENDULA_POINT_END, k);
+		const int end =
+		    add_point(pose, along(ok, 2.0 * cm->c[k], thk), PENDULA_POINT_END, k);
 		const int com = add_point(pose, along(ok, cm->c[k], thk), PENDULA_POINT_BOB, k);
 		hull->pt[hull->n++] = hinge;
 		pendula_pose_rod *rod = &pose->rod[pose->n_rods++];

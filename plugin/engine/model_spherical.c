@@ -26,7 +26,7 @@
 #include <math.h>
 #include <string.h>
 
-#define NL 4 /* links at most */
+#define NL             4 /* links at most */
 /* A SHAKE solve takes at most MAX_ITERATIONS Newton iterations. */
 #define MAX_ITERATIONS 12
 /* Newton stops when every |g_k| / l_k^2 (about the relative length error)
@@ -183,8 +183,7 @@ static void spherical_initial(const pendula_system *sys, const pendula_params *p
 }
 
 /* New lengths: every link keeps its direction and its turn rate. */
-static void spherical_adapt(const pendula_system *sys, int from, double *q, double *qdot,
-                            double t)
+static void spherical_adapt(const pendula_system *sys, int from, double *q, double *qdot, double t)
 {
 	(void)from;
 	(void)t;
@@ -272,9 +271,10 @@ static void effective_gravity_at(const pendula_system *sys, const pendula_state 
 /* ------------------------------------------------------------------------ */
 /* RATTLE: the model's parts                                                */
 
-static inline __attribute__((always_inline)) void
-rattle_force_n(const pendula_system *sys, const double *q, const pendula_state *s, double *f,
-               const int n)
+static inline __attribute__((always_inline)) void rattle_force_n(const pendula_system *sys,
+                                                                 const double *q,
+                                                                 const pendula_state *s, double *f,
+                                                                 const int n)
 {
 	double g3[3];
 	effective_gravity_at(sys, s, g3);
@@ -284,9 +284,10 @@ rattle_force_n(const pendula_system *sys, const double *q, const pendula_state *
 /* SHAKE by Newton's method: r_k = rt_k - (Lambda_k d0_k - Lambda_{k+1}
  * d0_{k+1}) / m_k (d0: the links at the step start), solve g(r) = 0.  The
  * Jacobian dg_j/dLambda_i is tridiagonal. */
-static inline __attribute__((always_inline)) int
-shake_n(const pendula_system *sys, const double *q0, const double *qt, double h, double *tau,
-        double *dq, const int n)
+static inline __attribute__((always_inline)) int shake_n(const pendula_system *sys,
+                                                         const double *q0, const double *qt,
+                                                         double h, double *tau, double *dq,
+                                                         const int n)
 {
 	const spherical_model *sm = SM(sys);
 	double d0[NL][3], lam[NL], d[NL][3], g[NL];
@@ -371,9 +372,9 @@ static void dense_solve(int n, double A[NL][NL], double *b)
  * G v1 = 0.  Without dampers M is diagonal and G M^-1 G^T tridiagonal; with
  * them B = M + h/2 C is tridiagonal per coordinate and G B^-1 G^T is a
  * small dense matrix (N <= 4). */
-static inline __attribute__((always_inline)) void
-project_n(const pendula_system *sys, const double *q1, const double *pt, double h, double *p1,
-          const int n)
+static inline __attribute__((always_inline)) void project_n(const pendula_system *sys,
+                                                            const double *q1, const double *pt,
+                                                            double h, double *p1, const int n)
 {
 	const spherical_model *sm = SM(sys);
 	double d[NL][3];
@@ -411,7 +412,7 @@ project_n(const pendula_system *sys, const double *q1, const double *pt, double 
 	for (int k = 0; k < n; ++k) {
 		const double c_next = k + 1 < n ? sm->damp[k + 1] : 0.0;
 		bd[k] = sm->m[k] + hh * (sm->damp[k] + c_next);
-		bo[k] = -hh * c_next;       /* upper: (k, k + 1) */
+		bo[k] = -hh * c_next;             /* upper: (k, k + 1) */
 		blo[k] = k > 0 ? bo[k - 1] : 0.0; /* lower: (k, k - 1) */
 	}
 	double w[3][NL], X[NL][3][NL];
@@ -451,37 +452,37 @@ project_n(const pendula_system *sys, const double *q1, const double *pt, double 
 		}
 }
 
-#define SPHERICAL_RATTLE_N(N)                                                                      \
-	static void force_##N(const pendula_system *sys, const double *q, const pendula_state *s,  \
-	                      double *f)                                                           \
-	{                                                                                          \
-		rattle_force_n(sys, q, s, f, N);                                                   \
-	}                                                                                          \
+#define SPHERICAL_RATTLE_N(N)                                                                     \
+	static void force_##N(const pendula_system *sys, const double *q, const pendula_state *s, \
+	                      double *f)                                                          \
+	{                                                                                         \
+		rattle_force_n(sys, q, s, f, N);                                                  \
+	}                                                                                         \
 	static void damp_##N(const pendula_system *sys, const double *q, const double *v,         \
-	                     double *f)                                                            \
-	{                                                                                          \
-		(void)q;                                                                           \
-		damp_at(SM(sys), v, f, N);                                                         \
-	}                                                                                          \
+	                     double *f)                                                           \
+	{                                                                                         \
+		(void)q;                                                                          \
+		damp_at(SM(sys), v, f, N);                                                        \
+	}                                                                                         \
 	static int shake_##N(const pendula_system *sys, const double *q0, const double *qt,       \
-	                     const pendula_state *s1, double h, double *tau, double *dq)           \
-	{                                                                                          \
-		(void)s1;                                                                          \
-		return shake_n(sys, q0, qt, h, tau, dq, N);                                        \
-	}                                                                                          \
+	                     const pendula_state *s1, double h, double *tau, double *dq)          \
+	{                                                                                         \
+		(void)s1;                                                                         \
+		return shake_n(sys, q0, qt, h, tau, dq, N);                                       \
+	}                                                                                         \
 	static void project_##N(const pendula_system *sys, const double *q1, const double *pt,    \
-	                        double h, const pendula_state *s1, double *p1)                     \
-	{                                                                                          \
-		(void)s1;                                                                          \
-		project_n(sys, q1, pt, h, p1, N);                                                  \
-	}                                                                                          \
+	                        double h, const pendula_state *s1, double *p1)                    \
+	{                                                                                         \
+		(void)s1;                                                                         \
+		project_n(sys, q1, pt, h, p1, N);                                                 \
+	}                                                                                         \
 	static int base_##N(const pendula_system *sys, pendula_state *s, double h,                \
-	                    pendula_predictor *pr, const int n)                                    \
-	{                                                                                          \
-		(void)n;                                                                           \
-		return pendula_rattle_step(sys, s, h, pr, 3 * N, SM(sys)->mass3, SM(sys)->inv_m3,  \
-		                           SM(sys)->damped, force_##N, damp_##N, shake_##N,        \
-		                           project_##N);                                           \
+	                    pendula_predictor *pr, const int n)                                   \
+	{                                                                                         \
+		(void)n;                                                                          \
+		return pendula_rattle_step(sys, s, h, pr, 3 * N, SM(sys)->mass3, SM(sys)->inv_m3, \
+		                           SM(sys)->damped, force_##N, damp_##N, shake_##N,       \
+		                           project_##N);                                          \
 	}
 
 SPHERICAL_RATTLE_N(1)
@@ -559,7 +560,8 @@ static void spherical_accel(const pendula_system *sys, const double *q, const do
 		const double inv_prev = j > 0 ? sm->inv_m[j - 1] : 0.0;
 		double da[3], w[3];
 		for (int i = 0; i < 3; ++i) {
-			da[i] = f[3 * j + i] * sm->inv_m[j] - (j > 0 ? f[3 * (j - 1) + i] * inv_prev : 0.0);
+			da[i] = f[3 * j + i] * sm->inv_m[j] -
+			        (j > 0 ? f[3 * (j - 1) + i] * inv_prev : 0.0);
 			w[i] = qdot[3 * j + i] - (j > 0 ? qdot[3 * (j - 1) + i] : 0.0);
 		}
 		tau[j] = dot3(d[j], da) + dot3(w, w);

@@ -33,20 +33,20 @@ extern "C" {
  * plugin/ports.h, says which port fills which field). */
 typedef struct {
 	pendula_model model;
-	int n_bodies;      /* bodies N (parallel), links N (chain); double: 2 */
-	int shape;         /* chain: pendula_link_shape of every link */
-	double time_scale; /* simulated seconds per second of audio */
-	double gravity;    /* g, m/s^2 */
-	double m[PENDULA_MAX_BODIES];       /* masses, kg */
-	double l[PENDULA_MAX_BODIES];       /* rod lengths (hinge to hinge), m */
-	double c[PENDULA_MAX_BODIES];       /* hinge -> centre of mass, m */
-	double inertia[PENDULA_MAX_BODIES]; /* about the own centre of mass, kg m^2 */
-	double b[PENDULA_MAX_BODIES];       /* parallel: |O1 O_k|, k >= 2 (b[0] unused) */
-	double beta[PENDULA_MAX_BODIES];    /* parallel: angle G1 O1 O_k, rad (beta[0] unused) */
-	double lambda[PENDULA_MAX_BODIES];  /* joint damping, N m s */
-	double sigma[PENDULA_MAX_BODIES];   /* joint torque, N m */
-	double pivot_x_amp, pivot_x_freq;   /* Delta_x (m), Omega_x / 2 pi (Hz) */
-	double pivot_y_amp, pivot_y_freq;   /* Delta_y (m), Omega_y / 2 pi (Hz) */
+	int n_bodies;                          /* bodies N (parallel), links N (chain); double: 2 */
+	int shape;                             /* chain: pendula_link_shape of every link */
+	double time_scale;                     /* simulated seconds per second of audio */
+	double gravity;                        /* g, m/s^2 */
+	double m[PENDULA_MAX_BODIES];          /* masses, kg */
+	double l[PENDULA_MAX_BODIES];          /* rod lengths (hinge to hinge), m */
+	double c[PENDULA_MAX_BODIES];          /* hinge -> centre of mass, m */
+	double inertia[PENDULA_MAX_BODIES];    /* about the own centre of mass, kg m^2 */
+	double b[PENDULA_MAX_BODIES];          /* parallel: |O1 O_k|, k >= 2 (b[0] unused) */
+	double beta[PENDULA_MAX_BODIES];       /* parallel: angle G1 O1 O_k, rad (beta[0] unused) */
+	double lambda[PENDULA_MAX_BODIES];     /* joint damping, N m s */
+	double sigma[PENDULA_MAX_BODIES];      /* joint torque, N m */
+	double pivot_x_amp, pivot_x_freq;      /* Delta_x (m), Omega_x / 2 pi (Hz) */
+	double pivot_y_amp, pivot_y_freq;      /* Delta_y (m), Omega_y / 2 pi (Hz) */
 	double theta_init[PENDULA_MAX_BODIES]; /* initial angles, rad */
 	/* The 3-D models (spherical, bead) */
 	double pivot_z_amp, pivot_z_freq;    /* Delta_z (m), Omega_z / 2 pi (Hz) */
@@ -121,24 +121,22 @@ typedef struct {
 	double phase_z;
 } pendula_state;
 
-void pendula_velocity(const pendula_system *sys, const double *q, const double *p,
-                      double *qdot);
+void pendula_velocity(const pendula_system *sys, const double *q, const double *p, double *qdot);
 void pendula_momentum(const pendula_system *sys, const double *q, const double *qdot, double *p);
 /* Accelerations from the full equations (damping, torque, forcing).  These
  * and pendula_power() know the x and y forcing phases only: the 3-D models
  * take phase_z = 0 there, and the bead's moving floor its wave at t = 0
  * (the engine's own energy derivative uses the whole state). */
-void pendula_accel(const pendula_system *sys, const double *q, const double *qdot,
-                   double phase_x, double phase_y, double *accel);
+void pendula_accel(const pendula_system *sys, const double *q, const double *qdot, double phase_x,
+                   double phase_y, double *accel);
 /* E = T + U in the pivot frame, joules; and normalised per README.md. */
 double pendula_energy(const pendula_system *sys, const double *q, const double *qdot);
 double pendula_energy_normalised(const pendula_system *sys, double energy);
 /* dE/dt = sum (sigma - lambda qdot) qdot + qdot^T Q(t). */
-double pendula_power(const pendula_system *sys, const double *q, const double *qdot,
-                     double phase_x, double phase_y);
+double pendula_power(const pendula_system *sys, const double *q, const double *qdot, double phase_x,
+                     double phase_y);
 /* Pivot position Gamma at the given phases. */
-void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x,
-                   double *y);
+void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x, double *y);
 double pendula_pivot_z(const pendula_system *sys, double phase_z);
 /* The model's geometry at coordinates q with the pivot at (pivot_x, pivot_y)
  * (z = 0, t = 0). */
@@ -207,11 +205,11 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outp
 typedef struct {
 	double theta[PENDULA_MAX_BODIES]; /* wrapped to [-pi, pi) */
 	double omega[PENDULA_MAX_BODIES];
-	double tip_x, tip_y;           /* metres, relative to the pivot */
-	double tip_x_norm, tip_y_norm; /* the tip_x / tip_y outputs */
-	double energy;                 /* normalised (the energy output) */
-	double pivot_x, pivot_y;       /* Gamma(t), metres */
-	double t;                      /* simulated time of this frame */
+	double tip_x, tip_y;               /* metres, relative to the pivot */
+	double tip_x_norm, tip_y_norm;     /* the tip_x / tip_y outputs */
+	double energy;                     /* normalised (the energy output) */
+	double pivot_x, pivot_y;           /* Gamma(t), metres */
+	double t;                          /* simulated time of this frame */
 	double tip_z, tip_z_norm, pivot_z; /* the 3-D models */
 	/* PENDULA_CH_X/Y/Z + k (directions; the bead's scaled position) */
 	double x[PENDULA_MAX_BODIES], y[PENDULA_MAX_BODIES], z[PENDULA_MAX_BODIES];

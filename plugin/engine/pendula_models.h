@@ -20,11 +20,11 @@
 	X(PARALLEL, parallel, "Chaos Man",                                                         \
 	  "The parallel multiple rigid pendulum (\"Chaos Man\"): up to four rigid bodies, bodies " \
 	  "2..N hinged on body 1; angles and energy come out as audio-rate modulation signals "    \
-	  "and as MIDI control changes.")                                                         \
-	X(CHAIN, chain, "Chain Pendulum",                                                        \
+	  "and as MIDI control changes.")                                                          \
+	X(CHAIN, chain, "Chain Pendulum",                                                          \
 	  "A series multiple pendulum: up to six links hanging one from the next, each a bob on "  \
 	  "a rod, a uniform rod or a rigid body of your own; angles, tip position and energy "     \
-	  "come out as audio-rate modulation signals and as MIDI control changes.") \
+	  "come out as audio-rate modulation signals and as MIDI control changes.")                \
 	X(SPHERICAL, spherical, "Spherical Pendulum",                                              \
 	  "A 3-D pendulum of one to four point masses on rods, free to swing in every direction; " \
 	  "its tip position, the direction of its first rod and its energy come out as "           \
@@ -37,7 +37,7 @@ typedef enum {
 #define PENDULA_X_MODEL_ENUM(id, slug, name, desc) PENDULA_MODEL_##id,
 	PENDULA_MODELS(PENDULA_X_MODEL_ENUM)
 #undef PENDULA_X_MODEL_ENUM
-	PENDULA_N_MODELS
+	    PENDULA_N_MODELS
 } pendula_model;
 
 #endif

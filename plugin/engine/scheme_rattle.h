@@ -12,9 +12,9 @@
  *
  *   p~  = p0 + h/2 [F(q0, t0) - C(q0) v0]                 (kick, explicit)
  *   q1  = q0 + h M^-1 p~ - M^-1 G(q0)^T Lambda,  g(q1, t1) = 0    (SHAKE)
- *   p_h = M (q1 - q0) / h                                 (the kicked momentum with its constraint impulse)
- *   p1  = p_h + h/2 [F(q1, t1) - C(q1) v1] - G(q1)^T nu,
- *         G(q1) v1 + dg/dt(q1, t1) = 0,  v1 = M^-1 p1     (kick, implicit; velocity projection)
+ *   p_h = M (q1 - q0) / h                                 (the kicked momentum with its constraint
+ * impulse) p1  = p_h + h/2 [F(q1, t1) - C(q1) v1] - G(q1)^T nu, G(q1) v1 + dg/dt(q1, t1) = 0,  v1 =
+ * M^-1 p1     (kick, implicit; velocity projection)
  *
  * F: the forces that depend on positions and time (gravity, the pivot's
  * pseudo-force, torques); C v: the dampers and drag (linear in the
@@ -59,9 +59,8 @@ typedef void (*pendula_rattle_force)(const pendula_system *sys, const double *q,
                                      const pendula_state *s, double *f);
 typedef void (*pendula_rattle_damp)(const pendula_system *sys, const double *q, const double *v,
                                     double *f);
-typedef int (*pendula_rattle_shake)(const pendula_system *sys, const double *q0,
-                                    const double *qt, const pendula_state *s1, double h,
-                                    double *tau, double *dq);
+typedef int (*pendula_rattle_shake)(const pendula_system *sys, const double *q0, const double *qt,
+                                    const pendula_state *s1, double h, double *tau, double *dq);
 typedef void (*pendula_rattle_project)(const pendula_system *sys, const double *q1,
                                        const double *pt, double h, const pendula_state *s1,
                                        double *p1);
