@@ -343,6 +343,20 @@ static look point_look(const pendula_pose *pose, int i)
 	return LOOK_POINT_MASS;
 }
 
+/* A bob: a disc of colour rgb in a 1 px dark outline. */
+static void outlined_disc(cairo_t *cr, const pendula_view *v, pendula_vec3 p, double r,
+                          unsigned rgb)
+{
+	cairo_new_path(cr);
+	disc(cr, v, p, r + 1.0);
+	set_rgb(cr, COL_OUTLINE, 1.0);
+	cairo_fill(cr);
+	cairo_new_path(cr);
+	disc(cr, v, p, r);
+	set_rgb(cr, rgb, 1.0);
+	cairo_fill(cr);
+}
+
 static void draw_point(cairo_t *cr, const pendula_view *v, const pendula_pose *pose, int i)
 {
 	const double r = v->bob_r;
@@ -379,15 +393,7 @@ static void draw_point(cairo_t *cr, const pendula_view *v, const pendula_pose *p
 	case LOOK_POINT_MASS:
 		break;
 	}
-	rk *= size;
-	cairo_new_path(cr);
-	disc(cr, v, p, rk + 1.0);
-	set_rgb(cr, COL_OUTLINE, 1.0);
-	cairo_fill(cr);
-	cairo_new_path(cr);
-	disc(cr, v, p, rk);
-	set_rgb(cr, shaded(col, shade), 1.0);
-	cairo_fill(cr);
+	outlined_disc(cr, v, p, rk * size, shaded(col, shade));
 }
 
 static void draw_rod(cairo_t *cr, const pendula_view *v, const pendula_pose *pose, int i)
@@ -580,15 +586,8 @@ static void draw_marker(cairo_t *cr, const pendula_view *v, const pendula_pose *
 	if (pose->marker < 0 || pose->marker >= pose->n_points)
 		return;
 	const pendula_vec3 p = pose->point[pose->marker].p;
-	const double r = v->bob_r * depth_size(v, depth_of(v, p));
-	cairo_new_path(cr);
-	disc(cr, v, p, r + 1.0);
-	set_rgb(cr, COL_OUTLINE, 1.0);
-	cairo_fill(cr);
-	cairo_new_path(cr);
-	disc(cr, v, p, r);
-	cairo_set_source_rgb(cr, PENDULA_MARKER_R, PENDULA_MARKER_G, PENDULA_MARKER_B);
-	cairo_fill(cr);
+	/* flat, opaque, the pure marker colour */
+	outlined_disc(cr, v, p, v->bob_r * depth_size(v, depth_of(v, p)), PENDULA_MARKER_RGB);
 }
 
 /* Rods and points back to front (3-D); in a face-on view the layers are
