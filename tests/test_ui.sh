@@ -228,7 +228,10 @@ run_host() {
 
 	found=""
 	for i in $(seq 150); do
-		kill -0 "$host" 2>/dev/null || fail "$name exited early"
+		if ! kill -0 "$host" 2>/dev/null; then
+			wait "$host"
+			fail "$name exited early (status $?)"
+		fi
 		if window_geometry; then
 			found=yes
 			break
