@@ -10,7 +10,7 @@
  */
 #include "inline_display.h"
 
-#include "draw.h"
+#include "pendula_draw.h"
 
 #include <cairo.h>
 
@@ -23,8 +23,7 @@
 /* At most this many queue_draw requests per second of audio. */
 #define IDPY_MAX_FPS    30.0
 /* Changes below these leave the picture as it is (no queue_draw). */
-#define IDPY_ANGLE_EPS  2e-3 /* rad */
-#define IDPY_PIVOT_EPS  1e-3 /* fraction of the reach */
+#define IDPY_MOVE_EPS   2e-3 /* a point's move, fraction of the reach */
 #define IDPY_ENERGY_EPS 2e-3 /* normalised energy */
 #define IDPY_MAX_SIZE   4096u
 
@@ -33,6 +32,12 @@
 /* run() must not take a lock: the hand-over has to be a lock-free atomic. */
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_uint is not lock-free on this platform");
 
+/* What a picture shows: the model's pose and the energy. */
+typedef struct {
+	pendula_pose pose;
+	double energy;
+} idpy_state;
+
 struct pendula_idpy {
 	/* host */
 	LV2_Inline_Display *queue_draw; /* NULL: host without the feature */
@@ -40,17 +45,17 @@ struct pendula_idpy {
 	/* run() side (real-time thread) */
 	uint32_t min_interval; /* frames between two queue_draw */
 	uint32_t frames_since; /* frames since the last queue_draw */
-	pendula_scene queued;  /* the state of the last queue_draw */
+	idpy_state queued;     /* the state of the last queue_draw */
 	bool any_queued;
 	unsigned back; /* slot run() writes */
 
 	/* shared */
-	pendula_scene slot[3];
+	idpy_state slot[3];
 	atomic_uint middle; /* slot index | SLOT_FRESH */
 
 	/* render() side (non-real-time thread) */
-	unsigned front;      /* slot render() reads */
-	pendula_scene shown; /* state of the last picture */
+	unsigned front;   /* slot render() reads */
+	idpy_state shown; /* state of the last picture */
 	bool any_shown;
 	pendula_trail trail;
 	cairo_surface_t *surface;
@@ -87,81 +92,67 @@ void pendula_idpy_free(pendula_idpy *d)
 	free(d);
 }
 
-/* The drawing's view of the engine: geometry from the settings, angles,
- * pivot and energy from the last frame. */
-static void scene_from_engine(pendula_scene *s, const pendula_engine *engine,
-                              const pendula_params *p)
+/* The picture of the engine's last frame: the model's own pose. */
+static void state_from_engine(idpy_state *s, const pendula_engine *engine)
 {
 	pendula_frame f;
 	pendula_engine_last(engine, &f);
-	memset(s, 0, sizeof *s);
-	s->parallel = p->model == PENDULA_MODEL_PARALLEL;
-	s->n_bodies = s->parallel ? p->n_bodies : 2;
-	s->l[0] = p->l[0];
-	s->l[1] = p->l[1];
-	for (int k = 0; k < PENDULA_SCENE_MAX_BODIES && k < PENDULA_MAX_BODIES; ++k) {
-		s->m[k] = p->m[k];
-		s->c[k] = p->c[k];
-		s->b[k] = p->b[k];
-		s->beta[k] = p->beta[k];
-		s->theta[k] = f.theta[k];
-	}
-	s->pivot_x_amp = p->pivot_x_amp;
-	s->pivot_y_amp = p->pivot_y_amp;
-	s->pivot_x = f.pivot_x;
-	s->pivot_y = f.pivot_y;
+	pendula_pose_at(pendula_engine_system(engine), f.theta, f.pivot_x, f.pivot_y, &s->pose);
 	s->energy = f.energy;
 }
 
-/* Angle difference, wrapped (a wrapped angle jumping by 2 pi did not move). */
-static double angle_moved(double a, double b)
+static bool vec_moved(pendula_vec3 a, pendula_vec3 b, double eps)
 {
-	double d = fmod(fabs(a - b), 2.0 * 3.14159265358979323846);
-	return d > 3.14159265358979323846 ? 2.0 * 3.14159265358979323846 - d : d;
+	return !(fabs(a.x - b.x) < eps) || !(fabs(a.y - b.y) < eps) || !(fabs(a.z - b.z) < eps);
 }
 
 /* Whether the picture of b differs visibly from that of a. */
-static bool scene_moved(const pendula_scene *a, const pendula_scene *b)
+static bool state_moved(const idpy_state *a, const idpy_state *b)
 {
-	if (a->parallel != b->parallel || a->n_bodies != b->n_bodies || a->l[0] != b->l[0] ||
-	    a->l[1] != b->l[1] || a->pivot_x_amp != b->pivot_x_amp ||
-	    a->pivot_y_amp != b->pivot_y_amp)
+	const pendula_pose *p = &a->pose, *q = &b->pose;
+	if (p->n_points != q->n_points || p->n_rods != q->n_rods || p->n_hulls != q->n_hulls ||
+	    p->n_tips != q->n_tips || p->marker != q->marker || p->reach != q->reach ||
+	    p->surface.kind != q->surface.kind || p->surface.n != q->surface.n ||
+	    p->pivot_excursion.x != q->pivot_excursion.x ||
+	    p->pivot_excursion.y != q->pivot_excursion.y ||
+	    p->pivot_excursion.z != q->pivot_excursion.z)
 		return true;
-	const int n = b->parallel ? b->n_bodies : 2;
-	for (int k = 0; k < n && k < PENDULA_SCENE_MAX_BODIES; ++k)
-		if (a->m[k] != b->m[k] || a->c[k] != b->c[k] || a->b[k] != b->b[k] ||
-		    a->beta[k] != b->beta[k] ||
-		    !(angle_moved(a->theta[k], b->theta[k]) < IDPY_ANGLE_EPS))
+	const double eps = IDPY_MOVE_EPS * q->reach;
+	for (int i = 0; i < q->n_points && i < PENDULA_POSE_MAX_POINTS; ++i)
+		if (vec_moved(p->point[i].p, q->point[i].p, eps))
 			return true;
-	const double eps = IDPY_PIVOT_EPS * pendula_scene_reach(b);
-	return !(fabs(a->pivot_x - b->pivot_x) < eps) || !(fabs(a->pivot_y - b->pivot_y) < eps) ||
-	       !(fabs(a->energy - b->energy) < IDPY_ENERGY_EPS);
+	if (vec_moved(p->surface.centre, q->surface.centre, eps))
+		return true;
+	for (int i = 0; i < q->surface.n && i < PENDULA_POSE_CURVE_PTS; ++i)
+		if (vec_moved(p->surface.curve[i], q->surface.curve[i], eps))
+			return true;
+	return !(fabs(a->energy - b->energy) < IDPY_ENERGY_EPS);
 }
 
-void pendula_idpy_run(pendula_idpy *d, const pendula_engine *engine, const pendula_params *params,
-                      uint32_t n_frames)
+void pendula_idpy_run(pendula_idpy *d, const pendula_engine *engine, uint32_t n_frames)
 {
 	if (!d)
 		return;
-	/* Every block, so render() always shows the state of the last block. */
-	pendula_scene now;
-	scene_from_engine(&now, engine, params);
-	d->slot[d->back] = now;
-	const unsigned old =
-	    atomic_exchange_explicit(&d->middle, d->back | SLOT_FRESH, memory_order_acq_rel);
-	d->back = old & 3u;
+	/* Every block, so render() always shows the state of the last block.
+	 * The slot is run()'s own until it is handed over below. */
+	idpy_state *now = &d->slot[d->back];
+	state_from_engine(now, engine);
 
 	/* queue_draw: at most IDPY_MAX_FPS per second, only for a change. */
 	if (d->frames_since < d->min_interval)
 		d->frames_since += n_frames < d->min_interval ? n_frames : d->min_interval;
-	if (!d->queue_draw || d->frames_since < d->min_interval)
-		return;
-	if (d->any_queued && !scene_moved(&d->queued, &now))
-		return;
-	d->queued = now;
-	d->any_queued = true;
-	d->frames_since = 0;
-	d->queue_draw->queue_draw(d->queue_draw->handle);
+	const bool draw = d->queue_draw && d->frames_since >= d->min_interval &&
+	                  (!d->any_queued || state_moved(&d->queued, now));
+	if (draw) {
+		d->queued = *now;
+		d->any_queued = true;
+		d->frames_since = 0;
+	}
+	const unsigned old =
+	    atomic_exchange_explicit(&d->middle, d->back | SLOT_FRESH, memory_order_acq_rel);
+	d->back = old & 3u;
+	if (draw)
+		d->queue_draw->queue_draw(d->queue_draw->handle);
 }
 
 LV2_Inline_Display_Image_Surface *pendula_idpy_render(pendula_idpy *d, uint32_t w, uint32_t max_h)
@@ -190,9 +181,9 @@ LV2_Inline_Display_Image_Surface *pendula_idpy_render(pendula_idpy *d, uint32_t 
 		const unsigned old =
 		    atomic_exchange_explicit(&d->middle, d->front, memory_order_acq_rel);
 		d->front = old & 3u;
-		const pendula_scene *s = &d->slot[d->front];
-		if (!d->any_shown || scene_moved(&d->shown, s))
-			pendula_trail_push(&d->trail, s);
+		const idpy_state *s = &d->slot[d->front];
+		if (!d->any_shown || state_moved(&d->shown, s))
+			pendula_trail_push(&d->trail, &s->pose);
 		d->shown = *s;
 		d->any_shown = true;
 	}
@@ -200,7 +191,7 @@ LV2_Inline_Display_Image_Surface *pendula_idpy_render(pendula_idpy *d, uint32_t 
 		return NULL; /* run() has not run yet */
 
 	cairo_t *cr = cairo_create(d->surface);
-	pendula_draw_inline(cr, &d->shown, &d->trail, (double)w, (double)h);
+	pendula_draw_inline(cr, &d->shown.pose, &d->trail, d->shown.energy, (double)w, (double)h);
 	cairo_destroy(cr);
 	cairo_surface_flush(d->surface);
 

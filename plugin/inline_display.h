@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Inline display (Ardour / Carla mixer strip): a miniature of the pendulum,
- * drawn by ui/draw.c into a plugin-owned cairo image surface.
+ * the model's own pose (pendula_pose_at) drawn by the drawing module (draw/)
+ * into a plugin-owned cairo image surface.
  *
  * Threads: pendula_idpy_run() is called at the end of run() (real-time: it
  * copies the state into a lock-free triple buffer and may call the host's
@@ -28,10 +29,10 @@ typedef struct pendula_idpy pendula_idpy;
 pendula_idpy *pendula_idpy_new(const LV2_Feature *const *features, double sample_rate);
 void pendula_idpy_free(pendula_idpy *d);
 
-/* In run(), after the block: the engine's last frame and the settings the
- * engine runs with.  Real-time safe.  d may be NULL. */
-void pendula_idpy_run(pendula_idpy *d, const pendula_engine *engine, const pendula_params *params,
-                      uint32_t n_frames);
+/* In run(), after the block: the pose of the engine's last frame (the
+ * settings the engine runs with, the model's pose function: no allocation,
+ * bounded cost).  Real-time safe.  d may be NULL. */
+void pendula_idpy_run(pendula_idpy *d, const pendula_engine *engine, uint32_t n_frames);
 
 /* The host's render(w, max_h): a w x min(w, max_h) picture, or NULL. */
 LV2_Inline_Display_Image_Surface *pendula_idpy_render(pendula_idpy *d, uint32_t w, uint32_t max_h);

@@ -812,7 +812,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 
 	midi_end(self);
 	write_control_outputs(self);
-	pendula_idpy_run(self->idpy, self->engine, &self->params, n_samples);
+	pendula_idpy_run(self->idpy, self->engine, n_samples);
 }
 
 /* ---------------------------------------------------------------------- */

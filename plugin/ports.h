@@ -63,6 +63,7 @@ typedef enum {
 #define PF_SMOOTH    32u  /* a continuous physical setting: the glue smooths it */
 #define PF_INITIAL   64u  /* an initial condition: a change restarts the motion */
 #define PF_CC_ENERGY 128u /* signal output sent as CC over [0, energy_max] (else [-1, 1]) */
+#define PF_UI        256u /* a slider of the plugin UI (in table order, label = name) */
 
 /* Units: a units: URI suffix, or one of the custom units the generator defines */
 typedef enum {
@@ -103,7 +104,7 @@ typedef enum {
  */
 // clang-format off
 #define PENDULA_PORTS(X) \
-	X(P_TIME_SCALE, "time_scale", "Time scale", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_COEF, PF_LOG | PF_SMOOTH, PP(time_scale), PC_REAL, P_NONE, -1, "Simulated seconds per second of audio") \
+	X(P_TIME_SCALE, "time_scale", "Time scale", PK_CONTROL_IN, PM_ALL, 0.01, 100, 1, PU_COEF, PF_LOG | PF_SMOOTH | PF_UI, PP(time_scale), PC_REAL, P_NONE, -1, "Simulated seconds per second of audio") \
 	X(P_GRAVITY, "gravity", "Gravity", PK_CONTROL_IN, PM_ALL, 0.1, 100, 9.81, PU_MS2, PF_SMOOTH, PP(gravity), PC_REAL, P_NONE, -1, "Gravitational acceleration g") \
 	X(P_N_BODIES, "n_bodies", "Bodies", PK_CONTROL_IN, PM(PARALLEL), 1, 4, 3, PU_NONE, PF_INTEGER, PP(n_bodies), PC_INT, P_NONE, -1, "Number of bodies N (body 1 and N-1 arms)") \
 	X(P_N_LINKS, "n_links", "Links", PK_CONTROL_IN, PM(CHAIN) | PM(SPHERICAL), 1, 6, 3, PU_NONE, PF_INTEGER, PP(n_bodies), PC_INT, P_NONE, -1, "Number of links N, each hanging from the end of the one before") \
@@ -138,22 +139,22 @@ typedef enum {
 	X(P_BETA2, "beta2", "Hinge angle 2", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 120, PU_DEGREE, PF_SMOOTH, PP(beta[1]), PC_DEG, P_NONE, -1, "Angle G1-O1-O2 of the hinge of body 2") \
 	X(P_BETA3, "beta3", "Hinge angle 3", PK_CONTROL_IN, PM(PARALLEL), -180, 180, -120, PU_DEGREE, PF_SMOOTH, PP(beta[2]), PC_DEG, P_NONE, -1, "Angle G1-O1-O3 of the hinge of body 3") \
 	X(P_BETA4, "beta4", "Hinge angle 4", PK_CONTROL_IN, PM(PARALLEL), -180, 180, 180, PU_DEGREE, PF_SMOOTH, PP(beta[3]), PC_DEG, P_NONE, -1, "Angle G1-O1-O4 of the hinge of body 4") \
-	X(P_LAMBDA1, "lambda1", "Damping 1", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[0]), PC_REAL, P_NONE, -1, "Viscous damping of joint 1 (bead: drag, N s/m)") \
+	X(P_LAMBDA1, "lambda1", "Damping 1", PK_CONTROL_IN, PM_ALL, 0, 100, 0, PU_NMS, PF_SMOOTH | PF_UI, PP(lambda[0]), PC_REAL, P_NONE, -1, "Viscous damping of joint 1 (bead: drag, N s/m)") \
 	X(P_LAMBDA2, "lambda2", "Damping 2", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[1]), PC_REAL, P_NONE, -1, "Viscous damping of joint 2") \
 	X(P_LAMBDA3, "lambda3", "Damping 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[2]), PC_REAL, P_NONE, -1, "Viscous damping of joint 3") \
 	X(P_LAMBDA4, "lambda4", "Damping 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[3]), PC_REAL, P_NONE, -1, "Viscous damping of joint 4") \
 	X(P_LAMBDA5, "lambda5", "Damping 5", PK_CONTROL_IN, PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[4]), PC_REAL, P_NONE, -1, "Viscous damping of joint 5") \
 	X(P_LAMBDA6, "lambda6", "Damping 6", PK_CONTROL_IN, PM(CHAIN), 0, 100, 0, PU_NMS, PF_SMOOTH, PP(lambda[5]), PC_REAL, P_NONE, -1, "Viscous damping of joint 6") \
-	X(P_SIGMA1, "sigma1", "Torque 1", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[0]), PC_REAL, P_NONE, -1, "Constant torque on joint 1") \
+	X(P_SIGMA1, "sigma1", "Torque 1", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), -100, 100, 0, PU_NM, PF_SMOOTH | PF_UI, PP(sigma[0]), PC_REAL, P_NONE, -1, "Constant torque on joint 1") \
 	X(P_SIGMA2, "sigma2", "Torque 2", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[1]), PC_REAL, P_NONE, -1, "Constant torque on joint 2") \
 	X(P_SIGMA3, "sigma3", "Torque 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[2]), PC_REAL, P_NONE, -1, "Constant torque on joint 3") \
 	X(P_SIGMA4, "sigma4", "Torque 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[3]), PC_REAL, P_NONE, -1, "Constant torque on joint 4") \
 	X(P_SIGMA5, "sigma5", "Torque 5", PK_CONTROL_IN, PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[4]), PC_REAL, P_NONE, -1, "Constant torque on joint 5") \
 	X(P_SIGMA6, "sigma6", "Torque 6", PK_CONTROL_IN, PM(CHAIN), -100, 100, 0, PU_NM, PF_SMOOTH, PP(sigma[5]), PC_REAL, P_NONE, -1, "Constant torque on joint 6") \
-	X(P_PIVOT_X_AMP, "pivot_x_amp", "Pivot X amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_x_amp), PC_REAL, P_NONE, -1, "Horizontal forcing amplitude Delta_x") \
-	X(P_PIVOT_X_FREQ, "pivot_x_freq", "Pivot X frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_x_freq), PC_REAL, P_NONE, -1, "Horizontal forcing frequency Omega_x / 2 pi") \
-	X(P_PIVOT_Y_AMP, "pivot_y_amp", "Pivot Y amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_y_amp), PC_REAL, P_NONE, -1, "Vertical forcing amplitude Delta_y") \
-	X(P_PIVOT_Y_FREQ, "pivot_y_freq", "Pivot Y frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_y_freq), PC_REAL, P_NONE, -1, "Vertical forcing frequency Omega_y / 2 pi") \
+	X(P_PIVOT_X_AMP, "pivot_x_amp", "Pivot X amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH | PF_UI, PP(pivot_x_amp), PC_REAL, P_NONE, -1, "Horizontal forcing amplitude Delta_x") \
+	X(P_PIVOT_X_FREQ, "pivot_x_freq", "Pivot X frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH | PF_UI, PP(pivot_x_freq), PC_REAL, P_NONE, -1, "Horizontal forcing frequency Omega_x / 2 pi") \
+	X(P_PIVOT_Y_AMP, "pivot_y_amp", "Pivot Y amplitude", PK_CONTROL_IN, PM_ALL, 0, 10, 0, PU_M, PF_SMOOTH | PF_UI, PP(pivot_y_amp), PC_REAL, P_NONE, -1, "Vertical forcing amplitude Delta_y") \
+	X(P_PIVOT_Y_FREQ, "pivot_y_freq", "Pivot Y frequency", PK_CONTROL_IN, PM_ALL, 0, 1000, 0, PU_HZ, PF_SMOOTH | PF_UI, PP(pivot_y_freq), PC_REAL, P_NONE, -1, "Vertical forcing frequency Omega_y / 2 pi") \
 	X(P_PIVOT_Z_AMP, "pivot_z_amp", "Pivot Z amplitude", PK_CONTROL_IN, PM_3D, 0, 10, 0, PU_M, PF_SMOOTH, PP(pivot_z_amp), PC_REAL, P_NONE, -1, "Forcing amplitude Delta_z toward the viewer") \
 	X(P_PIVOT_Z_FREQ, "pivot_z_freq", "Pivot Z frequency", PK_CONTROL_IN, PM_3D, 0, 1000, 0, PU_HZ, PF_SMOOTH, PP(pivot_z_freq), PC_REAL, P_NONE, -1, "Forcing frequency Omega_z / 2 pi toward the viewer") \
 	X(P_THETA1_INIT, "theta1_init", "Initial angle 1", PK_CONTROL_IN, PM_ALL, -180, 180, 120, PU_DEGREE, PF_INITIAL, PP(theta_init[0]), PC_DEG, P_NONE, -1, "Angle of body 1 after a reset (bead: from the lowest point)") \

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ui_probe: the geometry side of tests/test_ui.sh.  Built from ui/draw.c, so
- * the test computes where the UI must draw the marker bob with the UI's own
- * layout and scene code instead of a copy of the math; it checks the result
- * against the pixels of a screenshot.
+ * ui_probe: the geometry side of tests/test_ui.sh.  Where the UI must draw
+ * the marker comes from the test's own geometry of each model
+ * (model_geometry.h: the documented conventions, not the models' pose
+ * functions nor the drawing module), placed in the scene rectangle of the
+ * UI's layout (the drawing module's, shared with the UI: which rectangle
+ * the scene gets is layout, not geometry); it is checked against the pixels
+ * of a screenshot.
  *
  *   ui_probe size
  *       prints the UI's default size "W H".
@@ -11,7 +14,7 @@
  *       prints the centroid of the marker-coloured pixels "X Y COUNT".
  *   ui_probe changed A.ppm B.ppm MIN
  *       prints how many pixels differ; exit 1 if fewer than MIN.
- *   ui_probe check --plugin double|parallel --image WINDOW.ppm --log LOG
+ *   ui_probe check --plugin MODEL --image WINDOW.ppm --log LOG
  *                  --lines N [--candidates K] [--tol PX]
  *       LOG is the output of jalv --print-controls / -p ("symbol = value"
  *       lines: the control inputs the UI was given, then the control outputs
@@ -23,21 +26,25 @@
  *       of the image's size; exit 0 if the marker found in the image is
  *       within PX pixels of one of them.
  *
- *   ui_probe point --plugin double|parallel --log LOG --size W H
- *                  --what pivot|bob1
- *       prints "X Y": where a UI of W x H draws the pivot or bob 1 / the
- *       centre of mass of body 1, for the last values in LOG; with bob1,
- *       exit 3 if another point the UI lets one drag is close to it.
- *   ui_probe slider W H INDEX U
- *       prints "X Y": the point of slider INDEX (0 = time scale ...) at
- *       position U (0..1) of its track, in a UI of W x H.
+ *   ui_probe point --plugin MODEL --log LOG --size W H --what pivot|bob1
+ *       prints "X Y": where a UI of W x H draws the pivot or body 1's drag
+ *       handle, for the last values in LOG; with bob1, exit 3 if another
+ *       handle the UI lets one drag is close to it.
+ *   ui_probe slider MODEL W H SYMBOL U
+ *       prints "X Y": the point of the slider of control SYMBOL at position
+ *       U (0..1) of its track, in a UI of W x H of the plugin MODEL.
+ *   ui_probe models
+ *       prints the models the probe has a geometry of its own for.
+ *
+ * MODEL: the slug of a model of the registry (its audio plugin).
  *
  * Images are binary PPM (P6, maxval 255), e.g. from ImageMagick's convert.
  */
-#include "draw.h"
+#include "model_geometry.h"
+#include "pendula_draw.h"
 #include "ports.h"
-#include "scene_from_ports.h"
 #include "test_common.h"
+#include "ui_sliders.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -148,21 +155,33 @@ typedef struct {
 	float value[PENDULA_N_PORT_IDS];
 } port_values;
 
-static void scene_from_values(const port_values *pv, pendula_scene *s)
-{
-	test_scene_from_ports(pv->variant, pv->value, s);
-}
-
 static int variant_of_name(const char *name, port_values *pv)
 {
-	if (!strcmp(name, "double"))
-		pv->variant = PENDULA_VARIANT_DOUBLE;
-	else if (!strcmp(name, "parallel"))
-		pv->variant = PENDULA_VARIANT_PARALLEL;
-	else
-		return 0;
-	test_control_defaults(pv->variant, pv->value);
-	return 1;
+	for (int m = 0; m < PENDULA_N_MODELS; ++m)
+		if (!strcmp(name, pendula_model_infos[m].slug)) {
+			pv->variant = 2 * m; /* the audio plugin */
+			test_control_defaults(pv->variant, pv->value);
+			return 1;
+		}
+	return 0;
+}
+
+/* The UI's layout for a window of w x h of this plugin. */
+static void ui_layout(pendula_variant v, double w, double h, pendula_layout *lay)
+{
+	pendula_port_id ids[PENDULA_UI_MAX_SLIDERS];
+	pendula_layout_compute(lay, w, h, pendula_ui_sliders(v, ids));
+}
+
+/* The test's geometry of the plugin's model, or a message and 0. */
+static int geometry(const port_values *pv, tg_geometry *g)
+{
+	if (tg_model_geometry(pv->variant, pv->value, g))
+		return 1;
+	printf("FAIL: the test has no geometry of its own for the model '%s': add it to "
+	       "tests/model_geometry.h from the model's documented geometry\n",
+	       pendula_model_infos[pendula_variant_model(pv->variant)].slug);
+	return 0;
 }
 
 /* point --plugin P --log LOG --size W H --what pivot|bob1 */
@@ -189,7 +208,7 @@ static int point(int argc, char **argv)
 	port_values pv;
 	if (!plugin || !variant_of_name(plugin, &pv) || !log_path || !what || w <= 0 || h <= 0 ||
 	    (strcmp(what, "pivot") && strcmp(what, "bob1")))
-		return fail_usage("point: need --plugin double|parallel --log --size --what");
+		return fail_usage("point: need --plugin MODEL --log --size --what");
 	FILE *f = fopen(log_path, "r");
 	if (!f) {
 		fprintf(stderr, "ui_probe: cannot open %s\n", log_path);
@@ -207,36 +226,26 @@ static int point(int argc, char **argv)
 	}
 	fclose(f);
 	pendula_layout lay;
-	pendula_scene s;
-	pendula_view v;
-	pendula_scene_points p;
-	double x, y;
-	pendula_layout_compute(&lay, w, h);
-	scene_from_values(&pv, &s);
-	pendula_view_fit(&v, &s, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h);
-	pendula_scene_pose(&s, &p);
-	pendula_view_map(&v, strcmp(what, "pivot") ? p.bob[0] : p.pivot, &x, &y);
+	tg_geometry g;
+	double x, y, cx, cy, scale;
+	ui_layout(pv.variant, w, h, &lay);
+	if (!geometry(&pv, &g))
+		return 1;
+	tg_view(&g, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h, &cx, &cy, &scale);
+	const tg_point pivot = {pv.value[P_CTL_PIVOT_X], pv.value[P_CTL_PIVOT_Y], 0.0};
+	tg_project_px(&g, strcmp(what, "pivot") ? g.handle[0] : pivot, cx, cy, scale, &x, &y);
 	printf("%.0f %.0f\n", x, y);
 	if (!strcmp(what, "bob1")) {
-		/* The other points a press can grab in the UI (ui/pendula_ui.c):
-		 * bob 2; the hinges on body 1, the arms' centres of mass and far
-		 * ends.  Too close to bob 1: exit 3, try again later. */
-		pendula_xy other[3 * PENDULA_SCENE_MAX_BODIES];
-		int n = 0;
-		if (!s.parallel)
-			other[n++] = p.bob[1];
-		for (int k = 1; s.parallel && k < p.n; ++k) {
-			other[n++] = p.hinge[k];
-			other[n++] = p.bob[k];
-			other[n++] = p.end[k];
-		}
-		for (int i = 0; i < n; ++i) {
+		/* The other handles a press can grab in the UI: too close to
+		 * body 1's, exit 3 (try again later). */
+		const double br = fmin(fmax(0.035 * fmin(lay.scene.w, lay.scene.h), 2.5), 11.0);
+		for (int i = 1; i < g.n_handles; ++i) {
 			double ox, oy;
-			pendula_view_map(&v, other[i], &ox, &oy);
-			if (hypot(ox - x, oy - y) < 2.0 * fmax(18.0, 2.5 * v.bob_r))
+			tg_project_px(&g, g.handle[i], cx, cy, scale, &ox, &oy);
+			if (hypot(ox - x, oy - y) < 2.0 * fmax(18.0, 2.5 * br))
 				return 3;
 		}
-		if (s.parallel && !(s.c[0] > 0.0))
+		if (hypot(g.handle[0].x - pivot.x, g.handle[0].y - pivot.y) <= 0.0)
 			return 3;
 	}
 	return 0;
@@ -273,13 +282,13 @@ static int check(int argc, char **argv)
 
 	port_values pv;
 	if (!variant_of_name(plugin, &pv))
-		return fail_usage("check: --plugin must be double or parallel");
+		return fail_usage("check: --plugin must be a model of the registry");
 
 	image img;
 	if (!load_ppm(image_path, &img))
 		return 1;
 	pendula_layout lay;
-	pendula_layout_compute(&lay, img.w, img.h);
+	ui_layout(pv.variant, img.w, img.h, &lay);
 
 	FILE *f = fopen(log_path, "r");
 	if (!f) {
@@ -304,11 +313,16 @@ static int check(int argc, char **argv)
 		pv.value[id] = val;
 		if (pendula_ports[id].kind != PK_CONTROL_OUT)
 			continue;
-		pendula_scene s;
+		tg_geometry g;
+		double cx, cy, scale;
 		const long at = n_states % MAX_STATES;
-		scene_from_values(&pv, &s);
-		pendula_scene_marker_px(&s, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h,
-		                        &state_x[at], &state_y[at]);
+		if (!geometry(&pv, &g)) {
+			fclose(f);
+			free(img.rgb);
+			return 1;
+		}
+		tg_view(&g, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h, &cx, &cy, &scale);
+		tg_project_px(&g, g.marker, cx, cy, scale, &state_x[at], &state_y[at]);
 		state_group[at] = n_groups;
 		++n_states;
 		if (id == P_CTL_PIVOT_Y)
@@ -383,7 +397,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return fail_usage("usage: ui_probe size | find IMG | changed A B MIN | check ... | "
-		                  "point ... | slider W H INDEX U");
+		                  "point ... | slider MODEL W H SYMBOL U | models");
 	if (!strcmp(argv[1], "size") && argc == 2) {
 		printf("%d %d\n", PENDULA_UI_WIDTH, PENDULA_UI_HEIGHT);
 		return 0;
@@ -425,17 +439,31 @@ int main(int argc, char **argv)
 		return check(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "point"))
 		return point(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "slider") && argc == 6) {
+	if (!strcmp(argv[1], "slider") && argc == 7) {
+		port_values pv;
 		pendula_layout lay;
-		const int index = atoi(argv[4]);
-		const double u = atof(argv[5]);
-		if (index < 0 || index >= PENDULA_UI_N_SLIDERS || !(u >= 0.0 && u <= 1.0))
-			return fail_usage("slider: INDEX or U out of range");
-		pendula_layout_compute(&lay, atof(argv[2]), atof(argv[3]));
-		const pendula_rect *t = &lay.track[index];
-		printf("%.0f %.0f\n", t->x + u * (t->w - 1.0), t->y + 0.5 * t->h);
+		pendula_port_id ids[PENDULA_UI_MAX_SLIDERS];
+		const double u = atof(argv[6]);
+		if (!variant_of_name(argv[2], &pv) || !(u >= 0.0 && u <= 1.0))
+			return fail_usage("slider: MODEL or U out of range");
+		const int n = pendula_ui_sliders(pv.variant, ids);
+		pendula_layout_compute(&lay, atof(argv[3]), atof(argv[4]), n);
+		for (int i = 0; i < n; ++i)
+			if (!strcmp(pendula_ports[ids[i]].symbol, argv[5])) {
+				const pendula_rect *t = &lay.track[i];
+				printf("%.0f %.0f\n", t->x + u * (t->w - 1.0), t->y + 0.5 * t->h);
+				return 0;
+			}
+		return fail_usage("slider: the UI of MODEL has no slider for SYMBOL");
+	}
+	if (!strcmp(argv[1], "models") && argc == 2) {
+		const float zero[PENDULA_N_PORT_IDS] = {0};
+		tg_geometry g;
+		for (int m = 0; m < PENDULA_N_MODELS; ++m)
+			if (tg_model_geometry(2 * m, zero, &g))
+				printf("%s\n", pendula_model_infos[m].slug);
 		return 0;
 	}
 	return fail_usage("usage: ui_probe size | find IMG | changed A B MIN | check ... | "
-	                  "point ... | slider W H INDEX U");
+	                  "point ... | slider MODEL W H SYMBOL U | models");
 }

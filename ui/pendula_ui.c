@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Pendula plugin UI: an LV2 ui:X11UI in plain Xlib + cairo (no toolkit), for
- * all four plugins.
+ * every plugin of the bundle, with no code of its own for any model.
  *
  * - The window is a child of the host's ui:parent window (or, without one,
  *   a top-level window shown through ui:showInterface); it is resizable and
@@ -15,18 +15,23 @@
  *   drag), so it draws at the rate the host delivers port values (30 to 60
  *   per second in common hosts) while the pendulum moves and not at all when
  *   it rests.
- * - Controls: drag a bob (or a body) to set theta{k}_init, releasing it
- *   restarts the pendulum from there; sliders for time_scale, lambda1,
- *   sigma1 and the pivot forcing (right click: default, wheel: fine steps);
- *   a reset button.  Values go to the plugin through the host's
- *   write_function (float protocol), by port index of the plugin's variant.
- *
- * The picture itself is ui/draw.c (shared with the inline display).
+ * - The picture: the settings (control inputs, through the port table) and
+ *   the angles (control outputs) go to the model itself, which gives its
+ *   pose (pendula_pose_at); the drawing module (draw/) draws any pose.
+ * - Controls: drag a body by its handle (the pose says which handles set
+ *   which body's theta{k}_init); releasing it restarts the pendulum from
+ *   there.  Sliders for the control inputs the port table flags PF_UI (right
+ *   click: default, wheel: fine steps); a reset button.  Values go to the
+ *   plugin through the host's write_function (float protocol), by port index
+ *   of the plugin's variant.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
-#include "draw.h"
+#include "pendula_draw.h"
+#include "pendula_engine.h"
+#include "port_pose.h"
 #include "ports.h"
+#include "ui_sliders.h"
 
 #include <lv2/core/lv2.h>
 #include <lv2/ui/ui.h>
@@ -55,27 +60,57 @@
 
 typedef enum {
 	CURVE_LOG,         /* logarithmic (min > 0) */
-	CURVE_POW2,        /* min + (max - min) u^2 */
+	CURVE_POW2,        /* min + (max - min) u^2 (lengths) */
 	CURVE_POW3,        /* min + (max - min) u^3: fine control near min */
-	CURVE_SIGNED_POW3, /* symmetric range: max (2u - 1)^3 */
+	CURVE_SIGNED_POW3, /* a range around 0: cubic on either side of the middle */
 } slider_curve;
 
 typedef struct {
 	pendula_port_id id;
-	const char *label;
 	slider_curve curve;
-	const char *unit;
 } slider_desc;
 
-static const slider_desc sliders[PENDULA_UI_N_SLIDERS] = {
-    {P_TIME_SCALE, "Time scale", CURVE_LOG, "x"},
-    {P_LAMBDA1, "Damping", CURVE_POW3, "N m s"},
-    {P_SIGMA1, "Torque", CURVE_SIGNED_POW3, "N m"},
-    {P_PIVOT_X_AMP, "Pivot X amp", CURVE_POW2, "m"},
-    {P_PIVOT_X_FREQ, "Pivot X freq", CURVE_POW3, "Hz"},
-    {P_PIVOT_Y_AMP, "Pivot Y amp", CURVE_POW2, "m"},
-    {P_PIVOT_Y_FREQ, "Pivot Y freq", CURVE_POW3, "Hz"},
-};
+/* The curve of a slider, from the port's range, flags and unit. */
+static slider_curve curve_of(pendula_port_id id)
+{
+	const pendula_port_info *p = &pendula_ports[id];
+	if ((p->flags & PF_LOG) && p->min > 0.0f)
+		return CURVE_LOG;
+	if (p->min < 0.0f && p->max > 0.0f)
+		return CURVE_SIGNED_POW3;
+	return p->unit == PU_M ? CURVE_POW2 : CURVE_POW3;
+}
+
+static const char *unit_text(pendula_unit u)
+{
+	switch (u) {
+	case PU_COEF:
+		return "x";
+	case PU_MS2:
+		return "m/s\xc2\xb2";
+	case PU_KG:
+		return "kg";
+	case PU_M:
+		return "m";
+	case PU_KGM2:
+		return "kg m\xc2\xb2";
+	case PU_NMS:
+		return "N m s";
+	case PU_NM:
+		return "N m";
+	case PU_HZ:
+		return "Hz";
+	case PU_DEGREE:
+		return "\xc2\xb0";
+	case PU_PER_M:
+		return "1/m";
+	case PU_RAD_PER_M:
+		return "rad/m";
+	case PU_NONE:
+		break;
+	}
+	return "";
+}
 
 static double clamp01(double u)
 {
@@ -95,7 +130,7 @@ static double slider_value(const slider_desc *s, double u)
 		return lo + (hi - lo) * u * u * u;
 	case CURVE_SIGNED_POW3: {
 		const double a = 2.0 * u - 1.0;
-		return hi * a * a * a;
+		return lo + (hi - lo) * 0.5 * (1.0 + a * a * a);
 	}
 	}
 	return lo;
@@ -116,19 +151,13 @@ static double slider_position(const slider_desc *s, double v)
 	case CURVE_POW3:
 		return clamp01(cbrt((v - lo) / (hi - lo)));
 	case CURVE_SIGNED_POW3:
-		return clamp01(0.5 * (cbrt(v / hi) + 1.0));
+		return clamp01(0.5 * (cbrt(2.0 * (v - lo) / (hi - lo) - 1.0) + 1.0));
 	}
 	return 0.0;
 }
 
 /* ---------------------------------------------------------------------- */
 /* Instance                                                                */
-
-typedef struct {
-	int body;       /* 0-based body whose angle the handle sets */
-	double offset;  /* angle of the handle on that body, from its axis */
-	pendula_xy pos; /* where it is drawn now (m) */
-} drag_handle;
 
 typedef struct {
 	/* host */
@@ -152,6 +181,10 @@ typedef struct {
 	/* the control outputs as last drawn */
 	float drawn[PENDULA_N_PORT_IDS];
 
+	/* the sliders: control inputs flagged PF_UI in the port table */
+	int n_sliders;
+	slider_desc sliders[PENDULA_UI_MAX_SLIDERS];
+
 	/* what needs drawing */
 	bool need_draw;    /* expose, resize, interaction, control input */
 	bool pose_changed; /* an angle or the pivot moved: trail + redraw */
@@ -159,8 +192,9 @@ typedef struct {
 
 	/* interaction */
 	int drag_slider; /* -1: none */
-	int drag_body;   /* -1: none */
+	int drag_body;   /* -1: none; else the body whose initial angle is dragged */
 	double drag_offset;
+	int drag_port;   /* the control input that sets its initial angle */
 	bool reset_high; /* reset port is at 1 */
 	bool reset_held; /* button still pressed */
 	double reset_since;
@@ -204,45 +238,21 @@ static void set_port(PendulaUI *ui, pendula_port_id id, float v)
 	ui->need_draw = true;
 }
 
-static const pendula_port_id theta_init_id[4] = {P_THETA1_INIT, P_THETA2_INIT, P_THETA3_INIT,
-                                                 P_THETA4_INIT};
-static const pendula_port_id theta_out_id[4] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
-                                                P_CTL_THETA4};
-
-/* The scene from the port values: the live pose (control outputs), or the
- * initial pose (theta{k}_init). */
-static void scene_from_ports(const PendulaUI *ui, pendula_scene *s, bool initial_pose)
+/* The model's pose from the port values: the live pose (angles from the
+ * control outputs), or the initial pose (theta{k}_init); the pivot where
+ * the control outputs put it. */
+static void model_pose(const PendulaUI *ui, pendula_pose *pose, bool initial_pose)
 {
-	static const pendula_port_id mass[4] = {P_M1, P_M2, P_M3, P_M4};
-	static const pendula_port_id com[4] = {P_C1, P_C2, P_C3, P_C4};
-	static const pendula_port_id hinge[4] = {P_B2, P_B2, P_B3, P_B4};
-	static const pendula_port_id hinge_angle[4] = {P_BETA2, P_BETA2, P_BETA3, P_BETA4};
-	const float *v = ui->value;
-
-	memset(s, 0, sizeof *s);
-	s->parallel = pendula_variant_model(ui->variant) == PENDULA_MODEL_PARALLEL;
-	s->n_bodies = s->parallel ? (int)lrintf(v[P_N_BODIES]) : 2;
-	if (s->n_bodies < 1)
-		s->n_bodies = 1;
-	if (s->n_bodies > PENDULA_SCENE_MAX_BODIES)
-		s->n_bodies = PENDULA_SCENE_MAX_BODIES;
-	s->l[0] = v[P_L1];
-	s->l[1] = v[P_L2];
-	for (int k = 0; k < 4; ++k) {
-		s->m[k] = v[mass[k]];
-		s->c[k] = v[com[k]];
-		if (k > 0) {
-			s->b[k] = v[hinge[k]];
-			s->beta[k] = v[hinge_angle[k]] * (UI_PI / 180.0);
-		}
-		s->theta[k] = initial_pose ? v[theta_init_id[k]] * (UI_PI / 180.0)
-		                           : v[theta_out_id[k]] * UI_PI;
-	}
-	s->pivot_x_amp = v[P_PIVOT_X_AMP];
-	s->pivot_y_amp = v[P_PIVOT_Y_AMP];
-	s->pivot_x = v[P_CTL_PIVOT_X];
-	s->pivot_y = v[P_CTL_PIVOT_Y];
-	s->energy = v[P_CTL_ENERGY];
+	pendula_params params;
+	pendula_system sys;
+	double q[PENDULA_MAX_DOF];
+	pendula_params_from_ports(&params, ui->variant, ui->value);
+	pendula_system_init(&sys, &params);
+	pendula_q_from_ports(ui->variant, PK_CONTROL_OUT, ui->value, q);
+	if (initial_pose)
+		for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+			q[k] = params.theta_init[k];
+	pendula_pose_at(&sys, q, ui->value[P_CTL_PIVOT_X], ui->value[P_CTL_PIVOT_Y], pose);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -259,7 +269,8 @@ static void text_at(cairo_t *cr, double x, double y_mid, const char *s, int alig
 
 static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *lay, int i)
 {
-	const slider_desc *sd = &sliders[i];
+	const slider_desc *sd = &ui->sliders[i];
+	const pendula_port_info *info = &pendula_ports[sd->id];
 	const pendula_rect *row = &lay->slider[i], *tr = &lay->track[i];
 	const double v = ui->value[sd->id];
 	const double u = slider_position(sd, v);
@@ -267,7 +278,7 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 	char text[64];
 
 	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
-	text_at(cr, row->x, mid, sd->label, 0);
+	text_at(cr, row->x, mid, info->name, 0);
 
 	cairo_rectangle(cr, tr->x, tr->y, tr->w, tr->h);
 	cairo_set_source_rgb(cr, 0.13, 0.15, 0.18);
@@ -283,7 +294,7 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 	cairo_set_source_rgb(cr, 0.86, 0.88, 0.92);
 	cairo_fill(cr);
 
-	snprintf(text, sizeof text, "%.3g %s", v, sd->unit);
+	snprintf(text, sizeof text, "%.3g %s", v, unit_text(info->unit));
 	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
 	text_at(cr, row->x + row->w, mid, text, 1);
 }
@@ -291,36 +302,38 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 static void draw(PendulaUI *ui)
 {
 	pendula_layout lay;
-	pendula_scene scene;
-	char text[96];
+	pendula_pose pose;
+	char text[160];
 
 	if (!ui->surface || ui->destroyed)
 		return;
-	pendula_layout_compute(&lay, ui->width, ui->height);
-	scene_from_ports(ui, &scene, false);
+	pendula_layout_compute(&lay, ui->width, ui->height, ui->n_sliders);
+	model_pose(ui, &pose, false);
+	const double energy = ui->value[P_CTL_ENERGY];
 
 	cairo_t *cr = cairo_create(ui->surface);
 	cairo_push_group(cr);
 	cairo_set_source_rgb(cr, 0.09, 0.10, 0.12);
 	cairo_paint(cr);
 
-	pendula_draw_scene(cr, &scene, &ui->trail, lay.scene.x, lay.scene.y, lay.scene.w,
-	                   lay.scene.h);
+	pendula_draw_scene(cr, &pose, &ui->trail, lay.scene);
 	if (ui->drag_body >= 0) {
-		pendula_scene init;
-		scene_from_ports(ui, &init, true);
-		pendula_draw_ghost(cr, &init, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h);
+		pendula_pose init;
+		pendula_view v;
+		model_pose(ui, &init, true);
+		pendula_view_fit(&v, &pose, PENDULA_PROJ_AUTO, lay.scene);
+		pendula_draw_ghost(cr, &v, &init, lay.scene, 1.0, 1.0, 1.0, 0.7);
 	}
-	pendula_draw_energy(cr, scene.energy, lay.meter.x, lay.meter.y, lay.meter.w, lay.meter.h);
+	pendula_draw_energy(cr, energy, lay.meter);
 
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 12.0);
 	cairo_set_source_rgb(cr, 0.62, 0.66, 0.72);
 	snprintf(text, sizeof text, "%s   E = %.2f",
-	         scene.parallel ? "Chaos Man" : "Double pendulum", scene.energy);
+	         pendula_model_infos[pendula_variant_model(ui->variant)].name, energy);
 	text_at(cr, lay.scene.x + 6.0, lay.scene.y + 10.0, text, 0);
 
-	for (int i = 0; i < PENDULA_UI_N_SLIDERS; ++i)
+	for (int i = 0; i < ui->n_sliders; ++i)
 		draw_slider(cr, ui, &lay, i);
 
 	const pendula_rect *r = &lay.reset;
@@ -355,7 +368,7 @@ static bool in_rect(const pendula_rect *r, double x, double y, double slack)
 static void slider_set_from_x(PendulaUI *ui, const pendula_layout *lay, int i, double x)
 {
 	const double u = (x - lay->track[i].x) / lay->track[i].w;
-	set_port(ui, sliders[i].id, (float)slider_value(&sliders[i], u));
+	set_port(ui, ui->sliders[i].id, (float)slider_value(&ui->sliders[i], u));
 }
 
 static void reset_press(PendulaUI *ui)
@@ -383,85 +396,72 @@ static double wrap_degrees(double deg)
 	return deg - 180.0;
 }
 
-/* The handles a press can grab: the bobs, and for the Chaos Man also the
- * hinges on body 1 and the far ends of the arms. */
-static int drag_handles(const pendula_scene *s, drag_handle *h)
-{
-	pendula_scene_points p;
-	int n = 0;
-	pendula_scene_pose(s, &p);
-	if (!s->parallel) {
-		h[n++] = (drag_handle){0, 0.0, p.bob[0]};
-		h[n++] = (drag_handle){1, 0.0, p.bob[1]};
-		return n;
-	}
-	if (s->c[0] > 0.0)
-		h[n++] = (drag_handle){0, 0.0, p.bob[0]};
-	for (int k = 1; k < p.n; ++k) {
-		if (s->b[k] > 0.0)
-			h[n++] = (drag_handle){0, s->beta[k], p.hinge[k]};
-		h[n++] = (drag_handle){k, 0.0, p.bob[k]};
-		h[n++] = (drag_handle){k, 0.0, p.end[k]};
-	}
-	return n;
-}
-
+/* A press near a body's handle in the live pose grabs that body (the
+ * pose's handles: body k's initial angle is the angle of the line from the
+ * hinge to the handle, less the handle's offset). */
 static void drag_start(PendulaUI *ui, const pendula_layout *lay, double x, double y)
 {
-	pendula_scene s;
+	pendula_pose pose;
 	pendula_view v;
-	drag_handle h[3 * PENDULA_SCENE_MAX_BODIES + 2];
-	scene_from_ports(ui, &s, false);
-	pendula_view_fit(&v, &s, lay->scene.x, lay->scene.y, lay->scene.w, lay->scene.h);
-	const int n = drag_handles(&s, h);
+	model_pose(ui, &pose, false);
+	pendula_view_fit(&v, &pose, PENDULA_PROJ_AUTO, lay->scene);
 	double best = fmax(18.0, 2.5 * v.bob_r);
 	int found = -1;
-	for (int i = 0; i < n; ++i) {
+	for (int k = 0; k < pose.n_handles && k < PENDULA_POSE_MAX_HANDLES; ++k) {
+		const int h = pose.handle[k].handle;
+		if (h < 0 || h >= pose.n_points || pendula_port_theta_init(ui->variant, k) < 0)
+			continue;
 		double px, py;
-		pendula_view_map(&v, h[i].pos, &px, &py);
+		pendula_view_map(&v, pose.point[h].p, &px, &py);
 		const double d = hypot(px - x, py - y);
 		if (d < best) {
 			best = d;
-			found = i;
+			found = k;
 		}
 	}
 	if (found < 0)
 		return;
-	ui->drag_body = h[found].body;
-	ui->drag_offset = h[found].offset;
+	ui->drag_body = found;
+	ui->drag_offset = pose.handle[found].offset;
+	ui->drag_port = pendula_port_theta_init(ui->variant, found);
 	ui->need_draw = true;
 }
 
-/* Sets theta{k}_init so the grabbed handle points at the pointer, seen
- * from the body's hinge in the initial pose. */
+/* Sets theta{k}_init so the grabbed handle points at the pointer, seen on
+ * the screen from the body's hinge in the initial pose (exact in a face-on
+ * view; in an oblique one the screen's angle stands for the body's). */
 static void drag_to(PendulaUI *ui, const pendula_layout *lay, double x, double y)
 {
-	pendula_scene init;
+	pendula_pose live, init;
 	pendula_view v;
-	pendula_scene_points p;
-	scene_from_ports(ui, &init, true);
-	pendula_view_fit(&v, &init, lay->scene.x, lay->scene.y, lay->scene.w, lay->scene.h);
-	pendula_scene_pose(&init, &p);
+	model_pose(ui, &live, false);
+	model_pose(ui, &init, true);
+	pendula_view_fit(&v, &live, PENDULA_PROJ_AUTO, lay->scene);
 	const int k = ui->drag_body;
-	const pendula_xy m = pendula_view_unmap(&v, x, y);
-	const pendula_xy hinge = p.hinge[k];
-	const double dx = m.x - hinge.x, dy = m.y - hinge.y;
-	if (dx * dx + dy * dy <= 0.0)
+	if (k < 0 || k >= init.n_handles || ui->drag_port < 0)
 		return;
-	const double theta = atan2(dx, -dy) - ui->drag_offset;
-	set_port(ui, theta_init_id[k], (float)wrap_degrees(theta * (180.0 / UI_PI)));
+	const int hinge = init.handle[k].hinge;
+	if (hinge < 0 || hinge >= init.n_points)
+		return;
+	double hx, hy;
+	pendula_view_map(&v, init.point[hinge].p, &hx, &hy);
+	const double dx = x - hx, dy_down = y - hy;
+	if (dx * dx + dy_down * dy_down <= 0.0)
+		return;
+	const double theta = atan2(dx, dy_down) - ui->drag_offset;
+	set_port(ui, (pendula_port_id)ui->drag_port, (float)wrap_degrees(theta * (180.0 / UI_PI)));
 }
 
 static void on_button_press(PendulaUI *ui, const XButtonEvent *e)
 {
 	pendula_layout lay;
-	pendula_layout_compute(&lay, ui->width, ui->height);
+	pendula_layout_compute(&lay, ui->width, ui->height, ui->n_sliders);
 	const double x = e->x, y = e->y;
 
-	for (int i = 0; i < PENDULA_UI_N_SLIDERS; ++i) {
-		if (!has_port(ui, sliders[i].id) || !in_rect(&lay.slider[i], x, y, 0.0))
+	for (int i = 0; i < ui->n_sliders; ++i) {
+		if (!has_port(ui, ui->sliders[i].id) || !in_rect(&lay.slider[i], x, y, 0.0))
 			continue;
-		const slider_desc *sd = &sliders[i];
+		const slider_desc *sd = &ui->sliders[i];
 		if (e->button == Button1) {
 			ui->drag_slider = i;
 			slider_set_from_x(ui, &lay, i, x);
@@ -490,7 +490,7 @@ static void on_button_press(PendulaUI *ui, const XButtonEvent *e)
 static void on_motion(PendulaUI *ui, double x, double y)
 {
 	pendula_layout lay;
-	pendula_layout_compute(&lay, ui->width, ui->height);
+	pendula_layout_compute(&lay, ui->width, ui->height, ui->n_sliders);
 	if (ui->drag_slider >= 0)
 		slider_set_from_x(ui, &lay, ui->drag_slider, x);
 	else if (ui->drag_body >= 0)
@@ -584,10 +584,10 @@ static int idle(LV2UI_Handle handle)
 	if (ui->destroyed)
 		return 1;
 	if (ui->pose_changed) {
-		pendula_scene s;
+		pendula_pose pose;
 		memcpy(ui->drawn, ui->value, sizeof ui->drawn);
-		scene_from_ports(ui, &s, false);
-		pendula_trail_push(&ui->trail, &s);
+		model_pose(ui, &pose, false);
+		pendula_trail_push(&ui->trail, &pose);
 		ui->pose_changed = false;
 		ui->need_draw = true;
 	}
@@ -682,6 +682,7 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
 	ui->resize = resize;
 	ui->drag_slider = -1;
 	ui->drag_body = -1;
+	ui->drag_port = -1;
 	ui->width = PENDULA_UI_WIDTH;
 	ui->height = PENDULA_UI_HEIGHT;
 
@@ -691,8 +692,18 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
 		ui->value[id] = pendula_ports[id].kind == PK_CONTROL_IN
 		                    ? pendula_port_default(variant, (pendula_port_id)id)
 		                    : 0.0f;
-	for (int k = 0; k < 4; ++k)
-		ui->value[theta_out_id[k]] = ui->value[theta_init_id[k]] / 180.0f;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const int k = pendula_ports[id].kind == PK_CONTROL_OUT
+		                  ? pendula_port_angle_body((pendula_port_id)id)
+		                  : -1;
+		const int init = k >= 0 ? pendula_port_theta_init(variant, k) : -1;
+		if (init >= 0)
+			ui->value[id] = ui->value[init] / 180.0f;
+	}
+	pendula_port_id slider_ids[PENDULA_UI_MAX_SLIDERS];
+	ui->n_sliders = pendula_ui_sliders(variant, slider_ids);
+	for (int i = 0; i < ui->n_sliders; ++i)
+		ui->sliders[i] = (slider_desc){slider_ids[i], curve_of(slider_ids[i])};
 
 	ui->dpy = XOpenDisplay(NULL);
 	if (!ui->dpy) {

@@ -96,6 +96,10 @@ typedef struct {
 	 * fits the whole motion and does not breathe. */
 	double reach;
 	pendula_vec3 pivot_excursion;
+	/* Non-zero for a model that moves in 3-D: the drawing then shows z
+	 * (an oblique view, depth cues) even while the motion happens to stay
+	 * in z = 0.  0 (the planar models): the x-y plane, face on. */
+	int three_d;
 } pendula_pose;
 
 #ifdef __cplusplus

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The tests' own geometry of each model, from its documented conventions
+ * (README.md), independent of the models' pose functions and of the
+ * drawing module: where the marker is, where the drag handles are, how far
+ * the drawing reaches.  The UI probe and the inline-display test compare
+ * the pixels against it.
+ *
+ * Port values are indexed by global port id: the control inputs in port
+ * units, the control outputs as the plugin writes them (angles / pi, pivot
+ * in metres).  World: metres, x right, y up, z toward the viewer, origin at
+ * the pivot's rest position.  A point at distance l on body k is at
+ * l (sin th_k, -cos th_k) from its hinge.
+ *
+ * A model the tests do not know yet has no geometry here: the tests fail
+ * for it (add it from the model's documentation).
+ */
+#ifndef PENDULA_TEST_MODEL_GEOMETRY_H
+#define PENDULA_TEST_MODEL_GEOMETRY_H
+
+#include "ports.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TG_MAX_HANDLES 8
+
+typedef struct {
+	double x, y, z;
+} tg_point;
+
+typedef struct {
+	tg_point marker;                 /* the point drawn in the marker colour */
+	tg_point handle[TG_MAX_HANDLES]; /* handle[k]: the point that drags body k */
+	int n_handles;
+	double reach;       /* farthest drawn point from the pivot (m) */
+	tg_point excursion; /* the pivot's excursion per axis (m) */
+	int three_d;        /* drawn with the oblique projection */
+} tg_geometry;
+
+static inline tg_point tg_along(tg_point from, double len, double th)
+{
+	tg_point p = {from.x + len * sin(th), from.y - len * cos(th), from.z};
+	return p;
+}
+
+/* 1 and g filled if the tests know the model of variant v; else 0. */
+static inline int tg_model_geometry(pendula_variant variant, const float *v, tg_geometry *g)
+{
+	static const double pi = 3.14159265358979323846;
+	const char *slug = pendula_model_infos[pendula_variant_model(variant)].slug;
+	const tg_point pivot = {v[P_CTL_PIVOT_X], v[P_CTL_PIVOT_Y], 0.0};
+	const double th1 = v[P_CTL_THETA1] * pi, th2 = v[P_CTL_THETA2] * pi;
+	memset(g, 0, sizeof *g);
+	g->excursion.x = v[P_PIVOT_X_AMP];
+	g->excursion.y = v[P_PIVOT_Y_AMP];
+	if (!strcmp(slug, "double")) {
+		/* bob 1 at l1 from the pivot, bob 2 (the marker) at l2 from bob 1 */
+		const tg_point bob1 = tg_along(pivot, v[P_L1], th1);
+		g->marker = tg_along(bob1, v[P_L2], th2);
+		g->handle[0] = bob1;
+		g->handle[1] = g->marker;
+		g->n_handles = 2;
+		g->reach = v[P_L1] + v[P_L2];
+		return 1;
+	}
+	if (!strcmp(slug, "parallel")) {
+		/* body 1: centre of mass G1 at c1 from the pivot O1; body k >= 2
+		 * hangs from O_k = O1 + b_k (sin(th1 + beta_k), -cos(th1 +
+		 * beta_k)), its centre of mass G_k at c_k from O_k, its bar 2 c_k
+		 * long.  The marker: G2 (G1 when N = 1). */
+		static const pendula_port_id c[4] = {P_C1, P_C2, P_C3, P_C4};
+		static const pendula_port_id b[4] = {P_C1, P_B2, P_B3, P_B4};
+		static const pendula_port_id beta[4] = {P_C1, P_BETA2, P_BETA3, P_BETA4};
+		static const pendula_port_id th[4] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
+		                                      P_CTL_THETA4};
+		int n = (int)lrintf(v[P_N_BODIES]);
+		n = n < 1 ? 1 : n > 4 ? 4 : n;
+		g->handle[0] = tg_along(pivot, v[P_C1], th1);
+		g->reach = v[P_C1];
+		for (int k = 1; k < n; ++k) {
+			const tg_point ok = tg_along(pivot, v[b[k]], th1 + v[beta[k]] * pi / 180.0);
+			g->handle[k] = tg_along(ok, v[c[k]], v[th[k]] * pi);
+			g->reach = fmax(g->reach, v[b[k]] + 2.0 * v[c[k]]);
+		}
+		g->n_handles = n;
+		g->marker = g->handle[n > 1 ? 1 : 0];
+		return 1;
+	}
+	return 0;
+}
+
+/* Where the drawing puts a world point, by the projection documented in
+ * draw/pendula_draw.h (FRONT for planar models, OBLIQUE for 3-D ones),
+ * given the view's centre (cx, cy) and scale. */
+static inline void tg_project_px(const tg_geometry *g, tg_point p, double cx, double cy,
+                                 double scale, double *px, double *py)
+{
+	double sx = p.x, sy = p.y;
+	if (g->three_d) {
+		const double yaw = 30.0 * 3.14159265358979323846 / 180.0;
+		const double pitch = 20.0 * 3.14159265358979323846 / 180.0;
+		const double xr = p.x * cos(yaw) + p.z * sin(yaw);
+		const double zr = p.z * cos(yaw) - p.x * sin(yaw);
+		sx = xr;
+		sy = p.y * cos(pitch) - zr * sin(pitch);
+	}
+	*px = cx + scale * sx;
+	*py = cy - scale * sy;
+}
+
+/* The view a drawing into the rectangle (x, y, w, h) uses, by the rule
+ * draw/pendula_draw.h documents: the world origin at the centre; the scale
+ * fits a sphere of radius reach around every pivot position of the
+ * excursion box, with the bob radius (3.5 % of the shorter side, 2.5 to
+ * 11 px) + 2 px free at the edges. */
+static inline void tg_view(const tg_geometry *g, double x, double y, double w, double h, double *cx,
+                           double *cy, double *scale)
+{
+	const double side = fmin(w, h);
+	const double br = fmin(fmax(0.035 * side, 2.5), 11.0), pad = br + 2.0;
+	double ex = 0.0, ey = 0.0;
+	for (int c = 0; c < 8; ++c) {
+		const tg_point corner = {c & 1 ? g->excursion.x : -g->excursion.x,
+		                         c & 2 ? g->excursion.y : -g->excursion.y,
+		                         c & 4 ? g->excursion.z : -g->excursion.z};
+		double px, py;
+		tg_project_px(g, corner, 0.0, 0.0, 1.0, &px, &py);
+		ex = fmax(ex, fabs(px));
+		ey = fmax(ey, fabs(py));
+	}
+	const double reach = fmax(g->reach, 1e-3);
+	*scale =
+	    fmin((w - 2.0 * pad) / (2.0 * (reach + ex)), (h - 2.0 * pad) / (2.0 * (reach + ey)));
+	*cx = x + 0.5 * w;
+	*cy = y + 0.5 * h;
+}
+
+#endif

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: ISC */
+/* pendula-render: the PNG page (see render.h). */
+#include "render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* PNG */
+
+static const Rgb palette[] = {
+    {0.122, 0.467, 0.706}, {0.851, 0.373, 0.008}, {0.173, 0.627, 0.173}, {0.839, 0.153, 0.157},
+    {0.580, 0.404, 0.741}, {0.549, 0.337, 0.294}, {0.890, 0.467, 0.761}, {0.498, 0.498, 0.498},
+    {0.737, 0.741, 0.133}, {0.090, 0.745, 0.812},
+};
+#define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
+
+void layout_png(Layout *L, const Options *o, uint32_t n_signals, int has_plane, uint64_t total)
+{
+	double content_h;
+	memset(L, 0, sizeof(*L));
+	L->w = o->png_w;
+	L->h = o->png_h;
+	L->margin = 18.0;
+	L->title_h = 64.0;
+	L->axis_h = 40.0;
+	L->strip_gap = 10.0;
+	L->has_plane = has_plane;
+	content_h = L->h - L->title_h - L->margin;
+	L->strips_y = L->title_h;
+	L->strips_x = L->margin;
+	if (has_plane) {
+		L->plane_side = fmin(0.45 * L->w, content_h - 150.0);
+		if (L->plane_side < 150.0)
+			L->plane_side = fmin(0.45 * L->w, content_h);
+		L->plane_x = L->w - L->margin - L->plane_side;
+		L->plane_y = L->title_h;
+		L->strips_w = L->plane_x - 72.0 - L->strips_x; /* room for the panel's y labels */
+	} else {
+		L->strips_w = L->w - 2.0 * L->margin;
+	}
+	L->strips_h = content_h;
+	L->plot_x = L->strips_x + 64.0;
+	L->plot_w = L->strips_w - 64.0;
+	if (n_signals > 0)
+		L->strip_h = (content_h - L->axis_h - L->strip_gap * (n_signals - 1)) / n_signals;
+	L->n_cols = (uint32_t)fmax(1.0, floor(L->plot_w));
+	if ((uint64_t)L->n_cols > total)
+		L->n_cols = (uint32_t)total;
+}
+
+static void set_rgb(cairo_t *cr, Rgb c, double alpha)
+{
+	cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha);
+}
+
+/* Draw text with its anchor at (x, y): ax = 0 left, 0.5 centre, 1 right;
+ * ay = 0 top, 0.5 middle, 1 baseline. */
+void text_at(cairo_t *cr, double x, double y, double ax, double ay, const char *s)
+{
+	cairo_text_extents_t te;
+	cairo_font_extents_t fe;
+	cairo_text_extents(cr, s, &te);
+	cairo_font_extents(cr, &fe);
+	double baseline = ay >= 1.0   ? y
+	                  : ay >= 0.5 ? y + 0.5 * (fe.ascent - fe.descent)
+	                              : y + fe.ascent;
+	cairo_move_to(cr, x - ax * te.x_advance, baseline);
+	cairo_show_text(cr, s);
+}
+
+/* Text truncated with an ellipsis to fit max_w. */
+void text_fit(cairo_t *cr, double x, double y, double max_w, const char *s)
+{
+	cairo_text_extents_t te;
+	size_t len = strlen(s);
+	char *buf = xcalloc(len + 4, 1);
+	memcpy(buf, s, len);
+	cairo_text_extents(cr, buf, &te);
+	while (te.x_advance > max_w && len > 0) {
+		--len;
+		while (len > 0 && ((unsigned char)buf[len] & 0xC0) == 0x80)
+			--len; /* do not cut a UTF-8 sequence */
+		memcpy(buf + len, "\xE2\x80\xA6", 4);
+		cairo_text_extents(cr, buf, &te);
+	}
+	text_at(cr, x, y, 0.0, 0.0, buf);
+	free(buf);
+}
+
+double nice_step(double range, int max_ticks)
+{
+	double raw = range / (max_ticks > 1 ? max_ticks : 1);
+	double mag = pow(10.0, floor(log10(raw)));
+	double f = raw / mag;
+	return (f <= 1.0 ? 1.0 : f <= 2.0 ? 2.0 : f <= 2.5 ? 2.5 : f <= 5.0 ? 5.0 : 10.0) * mag;
+}
+
+void fmt_tick(char *buf, size_t n, double v, double step)
+{
+	if (fabs(v) < step * 1e-9)
+		v = 0.0;
+	/* as many decimals as the step has (0.25 needs two) */
+	int digits = step >= 1.0 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	while (digits < 6 &&
+	       fabs(step * pow(10.0, digits) - round(step * pow(10.0, digits))) > 1e-6)
+		++digits;
+	snprintf(buf, n, "%.*f", digits, v);
+}
+
+static void draw_strip(cairo_t *cr, const Layout *L, const Port *p, const Track *t, int si,
+                       uint32_t n_signals, double seconds, const char *time_label, const char *note)
+{
+	double y0 = L->strips_y + si * (L->strip_h + L->strip_gap);
+	double lo = p->has_min ? p->min : t->min, hi = p->has_max ? p->max : t->max;
+	int widened = 0;
+	char label[256], buf[64];
+	Rgb colour = palette[(size_t)si % N_PALETTE];
+	double tstep;
+
+	if (!(lo < hi)) {
+		lo = isfinite(t->min) ? t->min - 1.0 : -1.0;
+		hi = isfinite(t->max) ? t->max + 1.0 : 1.0;
+	}
+	if (isfinite(t->min) && isfinite(t->max) && (t->min < lo || t->max > hi)) {
+		double dlo = fmin(lo, t->min), dhi = fmax(hi, t->max), pad = 0.05 * (dhi - dlo);
+		lo = t->min < lo ? dlo - pad : lo;
+		hi = t->max > hi ? dhi + pad : hi;
+		widened = 1;
+	}
+#define YMAP(v) (y0 + L->strip_h - ((v)-lo) / (hi - lo) * L->strip_h)
+
+	/* Frame */
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_rectangle(cr, L->plot_x, y0, L->plot_w, L->strip_h);
+	cairo_fill(cr);
+
+	/* Time grid */
+	tstep = nice_step(seconds, 10);
+	cairo_set_line_width(cr, 1.0);
+	cairo_set_source_rgb(cr, 0.91, 0.91, 0.90);
+	for (double tt = tstep; tt < seconds * (1 - 1e-9); tt += tstep) {
+		double x = floor(L->plot_x + tt / seconds * L->plot_w) + 0.5;
+		cairo_move_to(cr, x, y0);
+		cairo_line_to(cr, x, y0 + L->strip_h);
+	}
+	cairo_stroke(cr);
+
+	/* Value grid: zero, and the declared range when the data goes beyond it */
+	cairo_set_source_rgb(cr, 0.75, 0.75, 0.74);
+	if (lo < 0.0 && hi > 0.0) {
+		double y = floor(YMAP(0.0)) + 0.5;
+		cairo_move_to(cr, L->plot_x, y);
+		cairo_line_to(cr, L->plot_x + L->plot_w, y);
+		cairo_stroke(cr);
+	}
+	if (widened) {
+		double dash[] = {4.0, 3.0};
+		cairo_set_dash(cr, dash, 2, 0.0);
+		cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+		if (p->has_min && p->min > lo) {
+			cairo_move_to(cr, L->plot_x, floor(YMAP(p->min)) + 0.5);
+			cairo_line_to(cr, L->plot_x + L->plot_w, floor(YMAP(p->min)) + 0.5);
+		}
+		if (p->has_max && p->max < hi) {
+			cairo_move_to(cr, L->plot_x, floor(YMAP(p->max)) + 0.5);
+			cairo_line_to(cr, L->plot_x + L->plot_w, floor(YMAP(p->max)) + 0.5);
+		}
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0.0);
+	}
+
+	/* Data: the min/max envelope of each column as one closed band, so a
+	 * slow signal is a line and a fast one a filled band. */
+	cairo_save(cr);
+	cairo_rectangle(cr, L->plot_x, y0, L->plot_w, L->strip_h);
+	cairo_clip(cr);
+	{
+		int started = 0;
+		double colw = L->plot_w / L->n_cols;
+		for (uint32_t c = 0; c < L->n_cols; ++c) {
+			if (!t->env_set[c])
+				continue;
+			double x = L->plot_x + (c + 0.5) * colw;
+			if (!started)
+				cairo_move_to(cr, x, YMAP(t->env_max[c]));
+			else
+				cairo_line_to(cr, x, YMAP(t->env_max[c]));
+			started = 1;
+		}
+		for (uint32_t c = L->n_cols; c-- > 0;) {
+			if (!t->env_set[c])
+				continue;
+			cairo_line_to(cr, L->plot_x + (c + 0.5) * colw, YMAP(t->env_min[c]));
+		}
+		if (started) {
+			cairo_close_path(cr);
+			set_rgb(cr, colour, 0.85);
+			cairo_fill_preserve(cr);
+			set_rgb(cr, colour, 1.0);
+			cairo_set_line_width(cr, 1.5);
+			cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+			cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND); /* a lone frame is a dot */
+			cairo_stroke(cr);
+		}
+	}
+	cairo_restore(cr);
+
+	/* Border */
+	cairo_set_source_rgb(cr, 0.60, 0.60, 0.58);
+	cairo_set_line_width(cr, 1.0);
+	cairo_rectangle(cr, floor(L->plot_x) + 0.5, floor(y0) + 0.5, floor(L->plot_w),
+	                floor(L->strip_h));
+	cairo_stroke(cr);
+
+	/* Y labels: the ends of the range, and zero */
+	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
+	cairo_set_font_size(cr, 11.0);
+	snprintf(buf, sizeof(buf), "%.3g", hi);
+	text_at(cr, L->plot_x - 6.0, y0, 1.0, 0.0, buf);
+	snprintf(buf, sizeof(buf), "%.3g", lo);
+	text_at(cr, L->plot_x - 6.0, y0 + L->strip_h - 12.0, 1.0, 0.0, buf);
+	if (lo < 0.0 && hi > 0.0 && L->strip_h > 60.0)
+		text_at(cr, L->plot_x - 6.0, YMAP(0.0), 1.0, 0.5, "0");
+
+	/* Label: symbol and range */
+	if (p->has_min && p->has_max)
+		snprintf(label, sizeof(label), "%s  [%g, %g]%s", p->symbol, p->min, p->max,
+		         p->is_cv ? "  CV" : "");
+	else
+		snprintf(label, sizeof(label), "%s%s", p->symbol, p->is_cv ? "  CV" : "");
+	if (widened) {
+		size_t len = strlen(label);
+		snprintf(label + len, sizeof(label) - len, "   data [%.3g, %.3g]", t->min, t->max);
+	}
+	if (note) {
+		size_t len = strlen(label);
+		snprintf(label + len, sizeof(label) - len, "   %s", note);
+	}
+	cairo_set_font_size(cr, 12.5);
+	{
+		cairo_text_extents_t te;
+		cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+		                       CAIRO_FONT_WEIGHT_BOLD);
+		cairo_text_extents(cr, label, &te);
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_rectangle(cr, L->plot_x + 4.0, y0 + 3.0, te.x_advance + 8.0, 18.0);
+		cairo_fill(cr);
+		set_rgb(cr, colour, 1.0);
+		text_at(cr, L->plot_x + 8.0, y0 + 5.0, 0.0, 0.0, label);
+		cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+		                       CAIRO_FONT_WEIGHT_NORMAL);
+	}
+
+	/* Time axis under the last strip */
+	if ((uint32_t)si == n_signals - 1) {
+		double yb = y0 + L->strip_h;
+		cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
+		cairo_set_font_size(cr, 11.0);
+		for (double tt = 0.0; tt <= seconds * (1 + 1e-9); tt += tstep) {
+			double x = L->plot_x + tt / seconds * L->plot_w;
+			fmt_tick(buf, sizeof(buf), tt, tstep);
+			cairo_move_to(cr, floor(x) + 0.5, yb);
+			cairo_line_to(cr, floor(x) + 0.5, yb + 4.0);
+			cairo_stroke(cr);
+			text_at(cr, x, yb + 6.0, 0.5, 0.0, buf);
+		}
+		cairo_set_font_size(cr, 12.0);
+		text_at(cr, L->plot_x + L->plot_w / 2.0, yb + 22.0, 0.5, 0.0, time_label);
+	}
+#undef YMAP
+}
+
+/* Min, max, mean and final value of each output, under the plane panel. */
+static void draw_stats_table(cairo_t *cr, double x, double y, double w, double avail, const Host *h,
+                             const Track *tracks, uint64_t total, const Options *o)
+{
+	const double row = 16.0;
+	const double col[5] = {0.0, 0.30, 0.475, 0.65, 0.825};
+	const char *head[5] = {"output", "min", "max", "mean", "final"};
+	char buf[64];
+
+	if (avail < row * (h->n_signals + 2.5) || h->n_signals == 0)
+		return;
+	cairo_set_font_size(cr, 11.5);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
+	for (int c = 0; c < 5; ++c)
+		text_at(cr, x + col[c] * w + (c ? 0.15 * w : 0.0), y, c ? 1.0 : 0.0, 0.0, head[c]);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_source_rgb(cr, 0.80, 0.80, 0.78);
+	cairo_set_line_width(cr, 1.0);
+	cairo_move_to(cr, x, floor(y + row) + 0.5);
+	cairo_line_to(cr, x + w, floor(y + row) + 0.5);
+	cairo_stroke(cr);
+	for (uint32_t s = 0; s < h->n_signals; ++s) {
+		const Track *t = &tracks[s];
+		uint64_t finite = total - t->nonfinite;
+		double v[4] = {t->min, t->max, finite ? t->sum / (double)finite : 0.0, t->last};
+		double ry = y + row * (s + 1.3);
+		set_rgb(cr, palette[s % N_PALETTE], 1.0);
+		text_at(cr, x, ry, 0.0, 0.0, h->signals[s]->symbol);
+		cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+		for (int c = 1; c < 5; ++c) {
+			snprintf(buf, sizeof(buf), "%.4f", fabs(v[c - 1]) < 5e-5 ? 0.0 : v[c - 1]);
+			text_at(cr, x + col[c] * w + 0.15 * w, ry, 1.0, 0.0, buf);
+		}
+	}
+	cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+	snprintf(buf, sizeof(buf), "%llu frames, block %ld", (unsigned long long)total, o->block);
+	text_at(cr, x, y + row * (h->n_signals + 1.6), 0.0, 0.0, buf);
+}
+
+static char *settings_summary(const Host *h, const Options *o)
+{
+	size_t cap = 256, len = 0;
+	char *s = xcalloc(cap, 1);
+#define APPEND(...)                                          \
+	do {                                                 \
+		int need_ = snprintf(NULL, 0, __VA_ARGS__);  \
+		if (len + (size_t)need_ + 1 > cap) {         \
+			cap = 2 * (len + (size_t)need_ + 1); \
+			s = xrealloc(s, cap);                \
+		}                                            \
+		snprintf(s + len, cap - len, __VA_ARGS__);   \
+		len += (size_t)need_;                        \
+	} while (0)
+
+	if (h->preset_label)
+		APPEND("preset \xE2\x80\x9C%s\xE2\x80\x9D", h->preset_label);
+	for (uint32_t i = 0; i < h->n_ports; ++i) {
+		const Port *p = &h->ports[i];
+		if (p->role != ROLE_CONTROL_IN || (p->has_def && p->value == p->def))
+			continue;
+		if ((p->has_min && p->value < p->min) || (p->has_max && p->value > p->max))
+			APPEND("%s%s = %g (clamped from %g)", len ? "   " : "", p->symbol,
+			       p->has_min && p->value < p->min ? p->min : p->max, p->value);
+		else
+			APPEND("%s%s = %g", len ? "   " : "", p->symbol, p->value);
+	}
+	if (o->block_given && o->block != DEFAULT_BLOCK)
+		APPEND("%sblock %ld", len ? "   " : "", o->block);
+	if (len == 0)
+		APPEND("all controls at their defaults");
+#undef APPEND
+	return s;
+}
+
+static cairo_status_t write_png_stream(void *closure, const unsigned char *data,
+                                       unsigned int length)
+{
+	return fwrite(data, 1, length, (FILE *)closure) == length ? CAIRO_STATUS_SUCCESS
+	                                                          : CAIRO_STATUS_WRITE_ERROR;
+}
+
+int draw_png(FILE *f, const Layout *L, const Host *h, const Options *o, const Track *tracks,
+             const Plane *pl, uint64_t total)
+{
+	cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, L->w, L->h);
+	cairo_t *cr = cairo_create(surface);
+	double seconds = (double)total / (double)o->rate;
+	char title[512], right[128];
+	char *settings;
+	cairo_status_t status;
+
+	cairo_set_source_rgb(cr, 0.969, 0.965, 0.953);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+
+	/* Title: plugin name, URI; render length and rate; non-default settings */
+	snprintf(title, sizeof(title), "%s", h->plugin_name);
+	cairo_set_font_size(cr, 20.0);
+	cairo_set_source_rgb(cr, 0.13, 0.13, 0.13);
+	text_at(cr, L->margin, 12.0, 0.0, 0.0, title);
+	{
+		cairo_text_extents_t te;
+		cairo_text_extents(cr, title, &te);
+		cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+		                       CAIRO_FONT_WEIGHT_NORMAL);
+		cairo_set_font_size(cr, 12.0);
+		cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+		text_at(cr, L->margin + te.x_advance + 12.0, 19.0, 0.0, 0.0, h->uri);
+	}
+	snprintf(right, sizeof(right), "%g s at %ld Hz", seconds, o->rate);
+	cairo_set_font_size(cr, 14.0);
+	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+	text_at(cr, L->w - L->margin, 15.0, 1.0, 0.0, right);
+
+	settings = settings_summary(h, o);
+	cairo_set_font_size(cr, 13.0);
+	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
+	text_fit(cr, L->margin, 40.0, L->w - 2.0 * L->margin, settings);
+	free(settings);
+
+	{
+		char time_label[128] = "time (s)";
+		const Port *ts = find_port(h, pendula_ports[P_TIME_SCALE].symbol);
+		if (ts && ts->role == ROLE_CONTROL_IN && ts->value != 1.0f)
+			snprintf(time_label, sizeof(time_label),
+			         "time (s of audio; simulated time = %g \xC3\x97 audio time)",
+			         ts->value);
+		for (uint32_t s = 0; s < h->n_signals; ++s) {
+			/* Angles of bodies the model does not have are 0: say so */
+			char note[64];
+			snprintf(note, sizeof(note), "(unused: %d bodies)", plane_n_bodies(pl));
+			draw_strip(cr, L, h->signals[s], &tracks[s], (int)s, h->n_signals, seconds,
+			           time_label, plane_unused_signal(pl, s) ? note : NULL);
+		}
+	}
+	if (L->has_plane) {
+		draw_plane(cr, L, pl);
+		draw_stats_table(cr, L->plane_x, L->plane_y + L->plane_side + 112.0, L->plane_side,
+		                 L->h - L->margin - (L->plane_y + L->plane_side + 112.0), h, tracks,
+		                 total, o);
+	}
+
+	cairo_surface_flush(surface);
+	status = cairo_status(cr);
+	if (status == CAIRO_STATUS_SUCCESS)
+		status = cairo_surface_write_to_png_stream(surface, write_png_stream, f);
+	cairo_destroy(cr);
+	cairo_surface_destroy(surface);
+	return status == CAIRO_STATUS_SUCCESS ? 0 : -1;
+}
