@@ -122,6 +122,13 @@ static void draw_strip(cairo_t *cr, const Layout *L, const Port *p, const Track 
 		lo = isfinite(t->min) ? t->min - 1.0 : -1.0;
 		hi = isfinite(t->max) ? t->max + 1.0 : 1.0;
 	}
+	/* A declared range far wider than the data (the energy's 0..1000, a
+	 * bound rather than a scale): the strip shows the data, from the
+	 * range's lower end up. */
+	if (isfinite(t->max) && t->max > lo && 20.0 * (t->max - lo) < hi - lo) {
+		hi = t->max + 0.05 * (t->max - lo);
+		widened = 1;
+	}
 	if (isfinite(t->min) && isfinite(t->max) && (t->min < lo || t->max > hi)) {
 		double dlo = fmin(lo, t->min), dhi = fmax(hi, t->max), pad = 0.05 * (dhi - dlo);
 		lo = t->min < lo ? dlo - pad : lo;
