@@ -27,10 +27,14 @@ echo "bundle: $PWD/$build/pendula.lv2 (LV2_PATH=$PWD/$build/lv2 finds it)"
 
 render="$build/tools/pendula-render"
 if [ -x "$render" ]; then
-	echo "== rendering a demo"
+	echo "== rendering a demo of every model"
 	mkdir -p out
-	LV2_PATH="$PWD/$build/lv2" "$render" double --seconds 20 --wav out/double.wav --png out/double.png
-	echo "demo: $PWD/out/double.wav (one channel per output) and $PWD/out/double.png"
+	# the models of the registry (plugin/engine/pendula_models.h)
+	models=$(sed -n 's/^[[:space:]]*X([A-Z0-9_]*, \([a-z0-9_]*\),.*/\1/p' plugin/engine/pendula_models.h)
+	for m in $models; do
+		LV2_PATH="$PWD/$build/lv2" "$render" "$m" --seconds 20 --wav "out/$m.wav" --png "out/$m.png"
+	done
+	echo "demo: $PWD/out/<model>.wav (one channel per output) and $PWD/out/<model>.png for: $(echo $models)"
 else
 	echo "no $render: demo skipped"
 	exit 1
