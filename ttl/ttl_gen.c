@@ -21,9 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAINTAINER  "The Pendula team"
-#define LICENSE     "http://opensource.org/licenses/isc"
-#define PROJECT_URI PENDULA_URI_BASE "project"
+#define MAINTAINER          "The Pendula team"
+/* The project has no public web site or mailbox yet: its addresses are under
+ * the project's own reserved .invalid domain (RFC 2606), like its URIs, so
+ * hosts and checkers see where they go and nobody is misled. */
+#define MAINTAINER_MBOX     "mailto:team@pendula.invalid"
+#define MAINTAINER_HOMEPAGE "https://pendula.invalid/"
+#define LICENSE             "http://opensource.org/licenses/isc"
+#define PROJECT_URI         PENDULA_URI_BASE "project"
 
 /* Custom units (LV2 units has none for these): label, symbol, render. */
 typedef struct {
@@ -322,7 +327,9 @@ static int write_bundle(const char *dir, const char *binary, int n_extra, char *
 	fputs(prefixes, f);
 	fputs("\n<" PROJECT_URI ">\n\ta doap:Project ;\n\tdoap:name \"Pendula\" ;\n"
 	      "\tdoap:license <" LICENSE "> ;\n"
-	      "\tdoap:maintainer [\n\t\ta foaf:Person ;\n\t\tfoaf:name \"" MAINTAINER "\"\n\t] .\n",
+	      "\tdoap:maintainer [\n\t\ta foaf:Person ;\n\t\tfoaf:name \"" MAINTAINER "\" ;\n"
+	      "\t\tfoaf:mbox <" MAINTAINER_MBOX "> ;\n\t\tfoaf:homepage <" MAINTAINER_HOMEPAGE
+	      ">\n\t] .\n",
 	      f);
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
 		write_plugin(f, v);
