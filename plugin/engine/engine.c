@@ -74,6 +74,24 @@ void pendula_forcing_init(pendula_forcing *f, const pendula_params *p)
 	f->forced = f->accel_x > 0.0 || f->accel_y > 0.0 || f->accel_z > 0.0;
 }
 
+double pendula_settings_step(const pendula_system *sys, double omega_nat, double kappa_nat,
+                             double damp)
+{
+	const pendula_forcing *f = &sys->force;
+	double h = PENDULA_H_MAX;
+	if (omega_nat * h > kappa_nat)
+		h = kappa_nat / omega_nat;
+	if (damp * h > PENDULA_KAPPA_DAMP)
+		h = PENDULA_KAPPA_DAMP / damp;
+	if (f->amp_x > 0.0 && f->omega_x * h > PENDULA_KAPPA_FORCE)
+		h = PENDULA_KAPPA_FORCE / f->omega_x;
+	if (f->amp_y > 0.0 && f->omega_y * h > PENDULA_KAPPA_FORCE)
+		h = PENDULA_KAPPA_FORCE / f->omega_y;
+	if (f->amp_z > 0.0 && f->omega_z * h > PENDULA_KAPPA_FORCE)
+		h = PENDULA_KAPPA_FORCE / f->omega_z;
+	return h;
+}
+
 void pendula_system_init(pendula_system *sys, const pendula_params *p)
 {
 	memset(sys, 0, sizeof(*sys));

@@ -77,6 +77,69 @@ static inline void pendula_predictor_start(pendula_predictor *pr, const double *
 	pr->failed = 0;
 }
 
+/* First guess of a solve at time t_mid: the parabola through the last three
+ * solutions (a line, or the last one, early on), plus the error the same
+ * stage of the composition made in the step before.  Writes the plain
+ * extrapolation to extrapolated[] (for pendula_predictor_push) and returns
+ * whether the stage's correction was applied. */
+static inline __attribute__((always_inline)) int
+pendula_predictor_guess(const pendula_predictor *pr, double t_mid, double *w, double *extrapolated,
+                        const int n)
+{
+	const double *t3 = pr->t;
+	if (pr->count >= 3 && t3[0] != t3[1] && t3[1] != t3[2] && t3[0] != t3[2]) {
+		/* Lagrange weights of the parabola through the last three */
+		const double l0 =
+		    (t_mid - t3[1]) * (t_mid - t3[2]) / ((t3[0] - t3[1]) * (t3[0] - t3[2]));
+		const double l1 =
+		    (t_mid - t3[0]) * (t_mid - t3[2]) / ((t3[1] - t3[0]) * (t3[1] - t3[2]));
+		const double l2 =
+		    (t_mid - t3[0]) * (t_mid - t3[1]) / ((t3[2] - t3[0]) * (t3[2] - t3[1]));
+		for (int k = 0; k < n; ++k)
+			w[k] = l0 * pr->w[0][k] + l1 * pr->w[1][k] + l2 * pr->w[2][k];
+	} else if (pr->count >= 2 && t3[1] != t3[2]) {
+		const double x = (t_mid - t3[2]) / (t3[2] - t3[1]);
+		for (int k = 0; k < n; ++k)
+			w[k] = pr->w[2][k] + (pr->w[2][k] - pr->w[1][k]) * x;
+	} else {
+		for (int k = 0; k < n; ++k)
+			w[k] = pr->w[2][k];
+	}
+	const int learn = pr->stage >= 0 && pr->stage < PENDULA_MAX_STAGES;
+	for (int k = 0; k < n; ++k) {
+		extrapolated[k] = w[k];
+		if (learn)
+			w[k] += pr->correction[pr->stage][k];
+	}
+	return learn;
+}
+
+/* The solve's answer w at t_mid joins the history; the stage learns its
+ * extrapolation error. */
+static inline __attribute__((always_inline)) void
+pendula_predictor_push(pendula_predictor *pr, const double *w, const double *extrapolated,
+                       int learn, double t_mid, const int n)
+{
+	for (int k = 0; k < n; ++k) {
+		pr->w[0][k] = pr->w[1][k];
+		pr->w[1][k] = pr->w[2][k];
+		pr->w[2][k] = w[k];
+		if (learn)
+			pr->correction[pr->stage][k] = w[k] - extrapolated[k];
+	}
+	pr->t[0] = pr->t[1];
+	pr->t[1] = pr->t[2];
+	pr->t[2] = t_mid;
+	pr->count++;
+}
+
+/* Largest step the settings allow (simulated s): at most kappa_nat rad per
+ * step of the fastest small oscillation omega_nat, PENDULA_KAPPA_DAMP of
+ * the damping rate damp, and PENDULA_KAPPA_FORCE of each forced axis's
+ * frequency; never above PENDULA_H_MAX.  (engine.c) */
+double pendula_settings_step(const pendula_system *sys, double omega_nat, double kappa_nat,
+                             double damp);
+
 struct pendula_model_ops {
 	size_t sys_size; /* bytes of the model's part of pendula_system */
 

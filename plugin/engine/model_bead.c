@@ -106,20 +106,11 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 
 	const double g_max = sqrt((g + f->accel_y) * (g + f->accel_y) + f->accel_x * f->accel_x +
 	                          f->accel_z * f->accel_z);
-	double h = PENDULA_H_MAX;
-	const double omega_nat = sqrt(g_max * bm->curvature);
-	if (omega_nat * h > PENDULA_KAPPA_SLOW)
-		h = PENDULA_KAPPA_SLOW / omega_nat;
-	if (bm->drag * bm->inv_m * h > PENDULA_KAPPA_DAMP)
-		h = PENDULA_KAPPA_DAMP / (bm->drag * bm->inv_m);
+	double h = pendula_settings_step(sys, sqrt(g_max * bm->curvature), PENDULA_KAPPA_SLOW,
+	                                 bm->drag * bm->inv_m);
+	/* the moving floor: its wave sets a rate too */
 	if (bm->amp > 0.0 && rate_extra * h > PENDULA_KAPPA_FORCE)
 		h = PENDULA_KAPPA_FORCE / rate_extra;
-	if (f->amp_x > 0.0 && f->omega_x * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_x;
-	if (f->amp_y > 0.0 && f->omega_y * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_y;
-	if (f->amp_z > 0.0 && f->omega_z * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_z;
 	bm->h_params = h;
 }
 

@@ -198,17 +198,7 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 		omega2 += ch->inv_r_diag_max[k] * ch->mu[k] * g_max;
 		damp += ch->inv_r_diag_max[k] * ch->lambda[k];
 	}
-	double h = PENDULA_H_MAX;
-	const double omega_nat = sqrt(omega2);
-	if (omega_nat * h > CHAIN_KAPPA)
-		h = CHAIN_KAPPA / omega_nat;
-	if (damp * h > PENDULA_KAPPA_DAMP)
-		h = PENDULA_KAPPA_DAMP / damp;
-	if (f->amp_x > 0.0 && f->omega_x * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_x;
-	if (f->amp_y > 0.0 && f->omega_y * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_y;
-	ch->h_params = h;
+	ch->h_params = pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp);
 }
 
 static void chain_initial(const pendula_system *sys, const pendula_params *p, int from, double *q,
@@ -398,31 +388,8 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 	double damp[NMAX], th_m[NMAX], w[NMAX], f[NMAX], rhs[NMAX];
 	for (int k = 0; k < n; ++k)
 		damp[k] = hh * ch->lambda[k];
-	const double *t3 = pr->t;
-	if (pr->count >= 3 && t3[0] != t3[1] && t3[1] != t3[2] && t3[0] != t3[2]) {
-		const double l0 =
-		    (t_mid - t3[1]) * (t_mid - t3[2]) / ((t3[0] - t3[1]) * (t3[0] - t3[2]));
-		const double l1 =
-		    (t_mid - t3[0]) * (t_mid - t3[2]) / ((t3[1] - t3[0]) * (t3[1] - t3[2]));
-		const double l2 =
-		    (t_mid - t3[0]) * (t_mid - t3[1]) / ((t3[2] - t3[0]) * (t3[2] - t3[1]));
-		for (int k = 0; k < n; ++k)
-			w[k] = l0 * pr->w[0][k] + l1 * pr->w[1][k] + l2 * pr->w[2][k];
-	} else if (pr->count >= 2 && t3[1] != t3[2]) {
-		const double x = (t_mid - t3[2]) / (t3[2] - t3[1]);
-		for (int k = 0; k < n; ++k)
-			w[k] = pr->w[2][k] + (pr->w[2][k] - pr->w[1][k]) * x;
-	} else {
-		for (int k = 0; k < n; ++k)
-			w[k] = pr->w[2][k];
-	}
 	double extrapolated[NMAX];
-	const int learn = pr->stage >= 0 && pr->stage < PENDULA_MAX_STAGES;
-	for (int k = 0; k < n; ++k) {
-		extrapolated[k] = w[k];
-		if (learn)
-			w[k] += pr->correction[pr->stage][k];
-	}
+	const int learn = pendula_predictor_guess(pr, t_mid, w, extrapolated, n);
 
 	int it = 0;
 	trig_cache tc;
@@ -467,16 +434,8 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 	for (int k = 0; k < n; ++k) {
 		s->q[k] += h * w[k];
 		s->p[k] += h * (f[k] - ch->lambda[k] * w[k]);
-		pr->w[0][k] = pr->w[1][k];
-		pr->w[1][k] = pr->w[2][k];
-		pr->w[2][k] = w[k];
-		if (learn)
-			pr->correction[pr->stage][k] = w[k] - extrapolated[k];
 	}
-	pr->t[0] = pr->t[1];
-	pr->t[1] = pr->t[2];
-	pr->t[2] = t_mid;
-	pr->count++;
+	pendula_predictor_push(pr, w, extrapolated, learn, t_mid, n);
 	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
 	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
 	s->t += h;

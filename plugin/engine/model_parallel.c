@@ -132,17 +132,7 @@ void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, doubl
 		omega2 += cm->inv_r_diag_max[k] * cm->lever[k] * g_max;
 		damp += cm->inv_r_diag_max[k] * cm->lambda[k];
 	}
-	double h = PENDULA_H_MAX;
-	const double omega_nat = sqrt(omega2);
-	if (omega_nat * h > KAPPA_NAT)
-		h = KAPPA_NAT / omega_nat;
-	if (damp * h > PENDULA_KAPPA_DAMP)
-		h = PENDULA_KAPPA_DAMP / damp;
-	if (f->amp_x > 0.0 && f->omega_x * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_x;
-	if (f->amp_y > 0.0 && f->omega_y * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_y;
-	cm->h_params = h;
+	cm->h_params = pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp);
 }
 
 void pendula_chaosman_initial(const pendula_system *sys, const pendula_params *p, int from,
@@ -375,32 +365,8 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 	double f[PENDULA_MAX_BODIES], rhs[PENDULA_MAX_BODIES];
 	const double d0 = cm->r11 + hh * cm->lambda[0];
 	inverse_diag(cm, hh, inv, n);
-	const double *t3 = pr->t;
-	if (pr->count >= 3 && t3[0] != t3[1] && t3[1] != t3[2] && t3[0] != t3[2]) {
-		/* Lagrange weights of the parabola through the last three */
-		const double l0 =
-		    (t_mid - t3[1]) * (t_mid - t3[2]) / ((t3[0] - t3[1]) * (t3[0] - t3[2]));
-		const double l1 =
-		    (t_mid - t3[0]) * (t_mid - t3[2]) / ((t3[1] - t3[0]) * (t3[1] - t3[2]));
-		const double l2 =
-		    (t_mid - t3[0]) * (t_mid - t3[1]) / ((t3[2] - t3[0]) * (t3[2] - t3[1]));
-		for (int k = 0; k < n; ++k)
-			w[k] = l0 * pr->w[0][k] + l1 * pr->w[1][k] + l2 * pr->w[2][k];
-	} else if (pr->count >= 2 && t3[1] != t3[2]) {
-		const double x = (t_mid - t3[2]) / (t3[2] - t3[1]);
-		for (int k = 0; k < n; ++k)
-			w[k] = pr->w[2][k] + (pr->w[2][k] - pr->w[1][k]) * x;
-	} else {
-		for (int k = 0; k < n; ++k)
-			w[k] = pr->w[2][k];
-	}
 	double extrapolated[PENDULA_MAX_BODIES];
-	const int learn = pr->stage >= 0 && pr->stage < PENDULA_MAX_STAGES;
-	for (int k = 0; k < n; ++k) {
-		extrapolated[k] = w[k];
-		if (learn)
-			w[k] += pr->correction[pr->stage][k];
-	}
+	const int learn = pendula_predictor_guess(pr, t_mid, w, extrapolated, n);
 
 	int it = 0;
 	trig_cache tc;
@@ -447,16 +413,8 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 	for (int k = 0; k < n; ++k) {
 		s->q[k] += h * w[k];
 		s->p[k] += h * (f[k] - cm->lambda[k] * w[k]);
-		pr->w[0][k] = pr->w[1][k];
-		pr->w[1][k] = pr->w[2][k];
-		pr->w[2][k] = w[k];
-		if (learn)
-			pr->correction[pr->stage][k] = w[k] - extrapolated[k];
 	}
-	pr->t[0] = pr->t[1];
-	pr->t[1] = pr->t[2];
-	pr->t[2] = t_mid;
-	pr->count++;
+	pendula_predictor_push(pr, w, extrapolated, learn, t_mid, n);
 	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
 	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
 	s->t += h;

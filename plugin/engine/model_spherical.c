@@ -132,19 +132,7 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 		sys->energy_range = 1e-6;
 	sys->tip_length = sum_l;
 
-	double h = PENDULA_H_MAX;
-	const double omega_nat = sqrt(omega2);
-	if (omega_nat * h > PENDULA_KAPPA_SLOW)
-		h = PENDULA_KAPPA_SLOW / omega_nat;
-	if (damp * h > PENDULA_KAPPA_DAMP)
-		h = PENDULA_KAPPA_DAMP / damp;
-	if (f->amp_x > 0.0 && f->omega_x * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_x;
-	if (f->amp_y > 0.0 && f->omega_y * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_y;
-	if (f->amp_z > 0.0 && f->omega_z * h > PENDULA_KAPPA_FORCE)
-		h = PENDULA_KAPPA_FORCE / f->omega_z;
-	sm->h_params = h;
+	sm->h_params = pendula_settings_step(sys, sqrt(omega2), PENDULA_KAPPA_SLOW, damp);
 }
 
 /* Direction of link k: (sin th cos ph, -cos th, sin th sin ph). */
