@@ -22,9 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PI  3.14159265358979323846
-#define DEG (PI / 180.0)
-#define NL  6 /* links at most */
+#define PI      3.14159265358979323846
+#define DEG     (PI / 180.0)
+#define NL      6 /* links at most */
+#define REF_DIM NL
+#include "ref_numerics.h"
 
 /* ------------------------------------------------------------------------ */
 /* Reference model                                                          */
@@ -154,38 +156,6 @@ static double ref_power(const ref_chain *r, const double *th, const double *w, d
 	return pw;
 }
 
-static void solve(int n, double A[NL][NL], const double *b, double *x)
-{
-	double M[NL][NL + 1];
-	for (int i = 0; i < n; ++i) {
-		for (int j = 0; j < n; ++j)
-			M[i][j] = A[i][j];
-		M[i][n] = b[i];
-	}
-	for (int c = 0; c < n; ++c) {
-		int p = c;
-		for (int i = c + 1; i < n; ++i)
-			if (fabs(M[i][c]) > fabs(M[p][c]))
-				p = i;
-		for (int j = 0; j <= n; ++j) {
-			const double t = M[c][j];
-			M[c][j] = M[p][j];
-			M[p][j] = t;
-		}
-		for (int i = c + 1; i < n; ++i) {
-			const double f = M[i][c] / M[c][c];
-			for (int j = c; j <= n; ++j)
-				M[i][j] -= f * M[c][j];
-		}
-	}
-	for (int i = n - 1; i >= 0; --i) {
-		double s = M[i][n];
-		for (int j = i + 1; j < n; ++j)
-			s -= M[i][j] * x[j];
-		x[i] = s / M[i][i];
-	}
-}
-
 /* Lagrange's equations assembled with finite differences of R and U:
  *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
 static void ref_accel(const ref_chain *r, const double *th, const double *w, double t, double *acc)
@@ -246,87 +216,6 @@ static void ref_hessian(const ref_chain *r, const double *th, double K[NL][NL])
 		}
 }
 
-/* Generalised symmetric eigenproblem K v = w2 R v (Cholesky + Jacobi). */
-static void gen_eigen(int n, double R[NL][NL], double K[NL][NL], double *w2, double V[NL][NL])
-{
-	double L[NL][NL] = {{0}}, Li[NL][NL] = {{0}}, A[NL][NL], Q[NL][NL] = {{0}};
-	for (int i = 0; i < n; ++i)
-		for (int j = 0; j <= i; ++j) {
-			double s = R[i][j];
-			for (int k = 0; k < j; ++k)
-				s -= L[i][k] * L[j][k];
-			L[i][j] = i == j ? sqrt(s) : s / L[j][j];
-		}
-	for (int c = 0; c < n; ++c)
-		for (int i = 0; i < n; ++i) {
-			double s = i == c ? 1.0 : 0.0;
-			for (int k = 0; k < i; ++k)
-				s -= L[i][k] * Li[k][c];
-			Li[i][c] = s / L[i][i];
-		}
-	for (int i = 0; i < n; ++i)
-		for (int j = 0; j < n; ++j) {
-			double s = 0.0;
-			for (int a = 0; a < n; ++a)
-				for (int b = 0; b < n; ++b)
-					s += Li[i][a] * K[a][b] * Li[j][b];
-			A[i][j] = s;
-		}
-	for (int i = 0; i < n; ++i)
-		Q[i][i] = 1.0;
-	for (int sweep = 0; sweep < 100; ++sweep) {
-		double off = 0.0;
-		for (int p = 0; p < n; ++p)
-			for (int q = p + 1; q < n; ++q)
-				off += A[p][q] * A[p][q];
-		if (off < 1e-30)
-			break;
-		for (int p = 0; p < n; ++p)
-			for (int q = p + 1; q < n; ++q) {
-				if (fabs(A[p][q]) < 1e-300)
-					continue;
-				const double th = 0.5 * atan2(2 * A[p][q], A[q][q] - A[p][p]);
-				const double c = cos(th), s = sin(th);
-				for (int k = 0; k < n; ++k) {
-					const double akp = A[k][p], akq = A[k][q];
-					A[k][p] = c * akp - s * akq;
-					A[k][q] = s * akp + c * akq;
-				}
-				for (int k = 0; k < n; ++k) {
-					const double apk = A[p][k], aqk = A[q][k];
-					A[p][k] = c * apk - s * aqk;
-					A[q][k] = s * apk + c * aqk;
-				}
-				for (int k = 0; k < n; ++k) {
-					const double qkp = Q[k][p], qkq = Q[k][q];
-					Q[k][p] = c * qkp - s * qkq;
-					Q[k][q] = s * qkp + c * qkq;
-				}
-			}
-	}
-	/* sorted ascending */
-	int order[NL];
-	for (int m = 0; m < n; ++m)
-		order[m] = m;
-	for (int a = 1; a < n; ++a)
-		for (int b = a; b > 0 && A[order[b - 1]][order[b - 1]] > A[order[b]][order[b]];
-		     --b) {
-			const int t = order[b];
-			order[b] = order[b - 1];
-			order[b - 1] = t;
-		}
-	for (int m = 0; m < n; ++m) {
-		const int o = order[m];
-		w2[m] = A[o][o];
-		for (int i = 0; i < n; ++i) {
-			double s = 0.0;
-			for (int k = 0; k < n; ++k)
-				s += Li[k][i] * Q[k][o];
-			V[i][m] = s;
-		}
-	}
-}
-
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
 
@@ -337,30 +226,6 @@ static pendula_params chain_params(int n, int shape)
 	p.n_bodies = n;
 	p.shape = shape;
 	return p;
-}
-
-typedef struct {
-	double prev_x, prev_t, first, last;
-	int count, started;
-} crossings;
-
-static void crossings_add(crossings *c, double t, double x)
-{
-	if (c->started && c->prev_x < 0.0 && x >= 0.0) {
-		const double tc = c->prev_t + (t - c->prev_t) * (-c->prev_x) / (x - c->prev_x);
-		if (c->count == 0)
-			c->first = tc;
-		c->last = tc;
-		c->count++;
-	}
-	c->prev_x = x;
-	c->prev_t = t;
-	c->started = 1;
-}
-
-static double crossings_freq(const crossings *c)
-{
-	return c->count > 1 ? (c->count - 1) / (c->last - c->first) : 0.0;
 }
 
 /* Normal-mode angular frequencies^2 of the reference at th = 0. */

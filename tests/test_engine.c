@@ -20,9 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PI  3.14159265358979323846
-#define DEG (PI / 180.0)
-#define NB  4 /* the Chaos Man: body 1 and up to three arms */
+#define PI      3.14159265358979323846
+#define DEG     (PI / 180.0)
+#define NB      4 /* the Chaos Man: body 1 and up to three arms */
+#define REF_DIM NB
+#include "ref_numerics.h"
 
 /* ------------------------------------------------------------------------ */
 /* Reference model, written from the note's equations independently of the engine. */
@@ -150,39 +152,6 @@ static double ref_power(const ref_model *r, const double *th, const double *w, d
 	return pw;
 }
 
-/* Gaussian elimination with partial pivoting, n <= NB. */
-static void solve(int n, double A[NB][NB], double *b, double *x)
-{
-	double M[NB][NB + 1];
-	for (int i = 0; i < n; ++i) {
-		for (int j = 0; j < n; ++j)
-			M[i][j] = A[i][j];
-		M[i][n] = b[i];
-	}
-	for (int c = 0; c < n; ++c) {
-		int p = c;
-		for (int i = c + 1; i < n; ++i)
-			if (fabs(M[i][c]) > fabs(M[p][c]))
-				p = i;
-		for (int j = 0; j <= n; ++j) {
-			double t = M[c][j];
-			M[c][j] = M[p][j];
-			M[p][j] = t;
-		}
-		for (int i = c + 1; i < n; ++i) {
-			const double f = M[i][c] / M[c][c];
-			for (int j = c; j <= n; ++j)
-				M[i][j] -= f * M[c][j];
-		}
-	}
-	for (int i = n - 1; i >= 0; --i) {
-		double s = M[i][n];
-		for (int j = i + 1; j < n; ++j)
-			s -= M[i][j] * x[j];
-		x[i] = s / M[i][i];
-	}
-}
-
 /* Accelerations from the Lagrange equations of the note, assembled with
  * finite differences of R(theta) and U(theta):
  *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
@@ -220,8 +189,7 @@ static void ref_accel(const ref_model *r, const double *th, const double *w, dou
 	solve(n, R, rhs, acc);
 }
 
-/* Equilibrium (minimum of U) by Newton's method on the finite-difference
- * gradient, from the given start. */
+/* K = d^2 U / dth^2 by central differences. */
 static void ref_hessian(const ref_model *r, const double *th, double K[NB][NB])
 {
 	const double e = 1e-4;
@@ -246,10 +214,12 @@ static void ref_hessian(const ref_model *r, const double *th, double K[NB][NB])
 		}
 }
 
+/* Equilibrium (minimum of U) by Newton's method on the finite-difference
+ * gradient, from the given start. */
 static void ref_equilibrium(const ref_model *r, double *th)
 {
 	for (int it = 0; it < 50; ++it) {
-		double grad[NB], K[NB][NB], step[NB];
+		double grad[NB] = {0}, K[NB][NB], step[NB];
 		const double e = 1e-6;
 		for (int i = 0; i < r->n; ++i) {
 			double tp[NB], tm[NB];
@@ -264,75 +234,6 @@ static void ref_equilibrium(const ref_model *r, double *th)
 		solve(r->n, K, grad, step);
 		for (int i = 0; i < r->n; ++i)
 			th[i] -= step[i];
-	}
-}
-
-/* Generalised symmetric eigenproblem K v = w2 R v by Cholesky + Jacobi. */
-static void gen_eigen(int n, double R[NB][NB], double K[NB][NB], double *w2, double V[NB][NB])
-{
-	double L[NB][NB] = {{0}}, Li[NB][NB] = {{0}}, A[NB][NB], Q[NB][NB] = {{0}};
-	for (int i = 0; i < n; ++i)
-		for (int j = 0; j <= i; ++j) {
-			double s = R[i][j];
-			for (int k = 0; k < j; ++k)
-				s -= L[i][k] * L[j][k];
-			L[i][j] = i == j ? sqrt(s) : s / L[j][j];
-		}
-	for (int c = 0; c < n; ++c) /* inverse of L by forward substitution */
-		for (int i = 0; i < n; ++i) {
-			double s = i == c ? 1.0 : 0.0;
-			for (int k = 0; k < i; ++k)
-				s -= L[i][k] * Li[k][c];
-			Li[i][c] = s / L[i][i];
-		}
-	for (int i = 0; i < n; ++i) /* A = Li K Li^T */
-		for (int j = 0; j < n; ++j) {
-			double s = 0.0;
-			for (int a = 0; a < n; ++a)
-				for (int b = 0; b < n; ++b)
-					s += Li[i][a] * K[a][b] * Li[j][b];
-			A[i][j] = s;
-		}
-	for (int i = 0; i < n; ++i)
-		Q[i][i] = 1.0;
-	for (int sweep = 0; sweep < 100; ++sweep) {
-		double off = 0.0;
-		for (int p = 0; p < n; ++p)
-			for (int q = p + 1; q < n; ++q)
-				off += A[p][q] * A[p][q];
-		if (off < 1e-30)
-			break;
-		for (int p = 0; p < n; ++p)
-			for (int q = p + 1; q < n; ++q) {
-				if (fabs(A[p][q]) < 1e-300)
-					continue;
-				const double th = 0.5 * atan2(2 * A[p][q], A[q][q] - A[p][p]);
-				const double c = cos(th), s = sin(th);
-				for (int k = 0; k < n; ++k) {
-					const double akp = A[k][p], akq = A[k][q];
-					A[k][p] = c * akp - s * akq;
-					A[k][q] = s * akp + c * akq;
-				}
-				for (int k = 0; k < n; ++k) {
-					const double apk = A[p][k], aqk = A[q][k];
-					A[p][k] = c * apk - s * aqk;
-					A[q][k] = s * apk + c * aqk;
-				}
-				for (int k = 0; k < n; ++k) {
-					const double qkp = Q[k][p], qkq = Q[k][q];
-					Q[k][p] = c * qkp - s * qkq;
-					Q[k][q] = s * qkp + c * qkq;
-				}
-			}
-	}
-	for (int m = 0; m < n; ++m) {
-		w2[m] = A[m][m];
-		for (int i = 0; i < n; ++i) { /* v = Li^T y */
-			double s = 0.0;
-			for (int k = 0; k < n; ++k)
-				s += Li[k][i] * Q[k][m];
-			V[i][m] = s;
-		}
 	}
 }
 
@@ -356,31 +257,6 @@ static pendula_params parallel_params(int n)
 	pendula_params_default(&p, PENDULA_MODEL_PARALLEL);
 	p.n_bodies = n;
 	return p;
-}
-
-/* Frequency (Hz) of x(t) from its upward zero crossings, interpolated. */
-typedef struct {
-	double prev_x, prev_t, first, last;
-	int count, started;
-} crossings;
-
-static void crossings_add(crossings *c, double t, double x)
-{
-	if (c->started && c->prev_x < 0.0 && x >= 0.0) {
-		const double tc = c->prev_t + (t - c->prev_t) * (-c->prev_x) / (x - c->prev_x);
-		if (c->count == 0)
-			c->first = tc;
-		c->last = tc;
-		c->count++;
-	}
-	c->prev_x = x;
-	c->prev_t = t;
-	c->started = 1;
-}
-
-static double crossings_freq(const crossings *c)
-{
-	return c->count > 1 ? (c->count - 1) / (c->last - c->first) : 0.0;
 }
 
 /* Starts the engine in normal mode m of (R, K) at the equilibrium th_eq and
