@@ -500,13 +500,29 @@ static void bead_coords(const pendula_system *sys, const pendula_frame *f, doubl
 		q[2] = f->z[0] * bm->axis[2];
 	} else {
 		q[0] = f->x[0] * bm->half_width;
-		q[1] = floor_y(bm, q[0], f->t, NULL, NULL);
+		/* the time unknown (a frame rebuilt from the outputs): the y
+		 * output, unless it is clamped */
+		q[1] = isfinite(f->t)        ? floor_y(bm, q[0], f->t, NULL, NULL)
+		       : fabs(f->y[0]) < 1.0 ? f->y[0] * bm->d * bm->half_width * bm->half_width
+		                             : floor_y(bm, q[0], 0.0, NULL, NULL);
 		q[2] = 0.0;
 	}
 }
 
+/* A time at which the floor passes through the bead at q (for a pose whose
+ * time is unknown): sin(omega t) from y = d x^2 + amp sin(omega t) sin(k x). */
+static double floor_time_through(const bead_model *bm, const double *q)
+{
+	const double x = pendula_finite_or(q[0], 0.0), skx = sin(bm->k * x);
+	if (!(bm->amp > 0.0 && bm->omega > 0.0 && fabs(skx) > 1e-3))
+		return 0.0;
+	const double sw = (pendula_finite_or(q[1], 0.0) - bm->d * x * x) / (bm->amp * skx);
+	return asin(sw < -1.0 ? -1.0 : sw > 1.0 ? 1.0 : sw) / bm->omega;
+}
+
 /* The surface (the ellipsoid about the pivot, or the floor's curve at time
- * t), the centre and the bead. */
+ * t; t not finite: at a time the floor passes through the bead), the
+ * centre and the bead. */
 static void bead_pose3(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
                        pendula_pose *pose)
 {
@@ -536,6 +552,8 @@ static void bead_pose3(const pendula_system *sys, const double *q, pendula_vec3 
 		pose->n_handles = 1;
 		pose->reach = fmax(bm->axis[0], fmax(bm->axis[1], bm->axis[2]));
 	} else {
+		if (!isfinite(t))
+			t = floor_time_through(bm, q);
 		sf->kind = PENDULA_SURFACE_CURVE;
 		sf->n = PENDULA_POSE_CURVE_PTS;
 		const double x0 = 1.25 * bm->half_width;
