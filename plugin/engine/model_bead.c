@@ -551,6 +551,7 @@ static void bead_pose3(const pendula_system *sys, const double *q, pendula_vec3 
 		pose->handle[0] = (pendula_pose_handle){0, 1, 0.0};
 		pose->n_handles = 1;
 		pose->reach = fmax(bm->axis[0], fmax(bm->axis[1], bm->axis[2]));
+		pose->three_d = 1;
 	} else {
 		if (!isfinite(t))
 			t = floor_time_through(bm, q);

@@ -725,6 +725,7 @@ static void spherical_pose3(const pendula_system *sys, const double *q, pendula_
 	pose->n_tips = 1;
 	pose->tip[0] = sys->n;
 	pose->reach = reach;
+	pose->three_d = 1; /* 3-D even while the motion stays in a plane */
 	pose->pivot_excursion.x = sys->force.amp_x;
 	pose->pivot_excursion.y = sys->force.amp_y;
 	pose->pivot_excursion.z = sys->force.amp_z;
