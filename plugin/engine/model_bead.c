@@ -31,7 +31,10 @@
 #define MAX_ITERATIONS 12
 #define CONSTRAINT_TOL 1e-14 /* |g| relative to the surface's size */
 
-enum { SURFACE_ELLIPSOID = 0, SURFACE_FLOOR = 1 };
+enum {
+	SURFACE_ELLIPSOID = PENDULA_SURFACE_KIND_ELLIPSOID,
+	SURFACE_FLOOR = PENDULA_SURFACE_KIND_FLOOR
+};
 
 typedef struct {
 	int surface;
