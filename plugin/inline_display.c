@@ -92,12 +92,17 @@ void pendula_idpy_free(pendula_idpy *d)
 	free(d);
 }
 
-/* The picture of the engine's last frame: the model's own pose. */
+/* The picture of the engine's last frame: the model's own pose (in 3-D,
+ * a moving surface as it is at the frame's time). */
 static void state_from_engine(idpy_state *s, const pendula_engine *engine)
 {
 	pendula_frame f;
+	double q[PENDULA_MAX_DOF];
+	const pendula_system *sys = pendula_engine_system(engine);
 	pendula_engine_last(engine, &f);
-	pendula_pose_at(pendula_engine_system(engine), f.theta, f.pivot_x, f.pivot_y, &s->pose);
+	pendula_frame_coords(sys, &f, q);
+	const pendula_vec3 pivot = {f.pivot_x, f.pivot_y, f.pivot_z};
+	pendula_pose_at3(sys, q, pivot, f.t, &s->pose);
 	s->energy = f.energy;
 }
 

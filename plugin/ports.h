@@ -169,7 +169,7 @@ typedef enum {
 	X(P_PHI4_INIT, "phi4_init", "Initial azimuth 4", PK_CONTROL_IN, PM(SPHERICAL), -180, 180, 135, PU_DEGREE, PF_INITIAL, PP(phi_init[3]), PC_DEG, P_NONE, -1, "Azimuth of body 4 after a reset, from +x toward +z") \
 	X(P_SPIN_INIT, "spin_init", "Initial spin", PK_CONTROL_IN, PM_3D, -10, 10, 0, PU_HZ, PF_INITIAL, PP(spin_init), PC_REAL, P_NONE, -1, "Turn about the vertical after a reset (0 = at rest)") \
 	X(P_FLOOR_X_INIT, "floor_x_init", "Initial floor position", PK_CONTROL_IN, PM(BEAD), -10, 10, 0.8, PU_M, PF_INITIAL, PP(floor_x_init), PC_REAL, P_NONE, -1, "x of the bead on the floor after a reset") \
-	X(P_SURFACE, "surface", "Surface", PK_CONTROL_IN, PM(BEAD), 0, 1, 0, PU_NONE, PF_INTEGER, PP(surface), PC_INT, P_NONE, -1, "0 = ellipsoid, 1 = wavy floor") \
+	X(P_SURFACE, "surface", "Surface", PK_CONTROL_IN, PM(BEAD), 0, 1, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP(surface), PC_INT, P_NONE, -1, "What the bead slides on") \
 	X(P_AXIS_X, "axis_x", "Axis X", PK_CONTROL_IN, PM(BEAD), 0.01, 10, 1, PU_M, PF_LOG | PF_SMOOTH, PP(axis[0]), PC_REAL, P_NONE, -1, "Ellipsoid semi-axis a along x; the floor's half-width") \
 	X(P_AXIS_Y, "axis_y", "Axis Y", PK_CONTROL_IN, PM(BEAD), 0.01, 10, 3, PU_M, PF_LOG | PF_SMOOTH, PP(axis[1]), PC_REAL, P_NONE, -1, "Ellipsoid semi-axis b along the vertical") \
 	X(P_AXIS_Z, "axis_z", "Axis Z", PK_CONTROL_IN, PM(BEAD), 0.01, 10, 2, PU_M, PF_LOG | PF_SMOOTH, PP(axis[2]), PC_REAL, P_NONE, -1, "Ellipsoid semi-axis c along z") \
@@ -343,6 +343,12 @@ static const char *const pendula_link_shape_labels[] = {
     [PENDULA_SHAPE_CUSTOM] = "Custom (c, inertia)",
 };
 
+/* surface (pendula_bead_surface, pendula_engine.h). */
+static const char *const pendula_surface_labels[] = {
+    [PENDULA_SURFACE_KIND_ELLIPSOID] = "Ellipsoid",
+    [PENDULA_SURFACE_KIND_FLOOR] = "Wavy floor",
+};
+
 /* The scale points of a PF_ENUM port: the label of each integer value from
  * its minimum to its maximum (NULL for any other value or port).  The TTL
  * generator and the tests read them from here. */
@@ -350,6 +356,8 @@ static inline const char *pendula_enum_label(pendula_port_id id, long value)
 {
 	const size_t n_shapes =
 	    sizeof(pendula_link_shape_labels) / sizeof(pendula_link_shape_labels[0]);
+	const size_t n_surfaces =
+	    sizeof(pendula_surface_labels) / sizeof(pendula_surface_labels[0]);
 	if (value < 0)
 		return NULL;
 	switch (id) {
@@ -359,6 +367,8 @@ static inline const char *pendula_enum_label(pendula_port_id id, long value)
 		                                            : NULL;
 	case P_LINK_SHAPE:
 		return (size_t)value < n_shapes ? pendula_link_shape_labels[value] : NULL;
+	case P_SURFACE:
+		return (size_t)value < n_surfaces ? pendula_surface_labels[value] : NULL;
 	default:
 		return NULL;
 	}

@@ -44,9 +44,79 @@ static inline tg_point tg_along(tg_point from, double len, double th)
 	return p;
 }
 
+/* The 3-D models (README.md, "The 3-D models"), from the control outputs:
+ *  spherical: link 1's direction (x1, y1, z1)_ctl, the last bob at
+ *    (tip_x, tip_y, tip_z)_ctl times the total length l1 + ... + lN from
+ *    the pivot (pivot_x, pivot_y, pivot_z)_ctl; bob 1 at l1 along link 1.
+ *    The marker is the last bob; body k's handle its bob (the bobs in
+ *    between are not in the outputs: only bob 1 and the last one here).
+ *    Drawn in 3-D; reach l1 + ... + lN.
+ *  bead on the ellipsoid (surface 0): the bead at the pivot + (x axis_x,
+ *    y axis_y, z axis_z) from (x, y, z)_ctl; it is the marker and its own
+ *    handle; drawn in 3-D; reach: the longest semi-axis.
+ *  bead on the floor (surface 1): the bead at the pivot + (x axis_x,
+ *    y d axis_x^2, 0); no handle (its start is floor_x_init); drawn in the
+ *    plane; the floor is drawn over |x| <= 1.25 axis_x, so the reach is the
+ *    distance to its end at the wave's crest, hypot(1.25 a, d (1.25 a)^2 + A).
+ * 1 and g filled for those; else 0 (g untouched). */
+static inline int tg_model_geometry_3d(pendula_variant variant, const float *v, tg_geometry *g)
+{
+	const char *slug = pendula_model_infos[pendula_variant_model(variant)].slug;
+	const tg_point pivot = {v[P_CTL_PIVOT_X], v[P_CTL_PIVOT_Y], v[P_CTL_PIVOT_Z]};
+	if (!strcmp(slug, "spherical")) {
+		static const pendula_port_id l[4] = {P_L1, P_L2, P_L3, P_L4};
+		int n = (int)lrintf(v[P_N_LINKS]);
+		n = n < 1 ? 1 : n > 4 ? 4 : n;
+		double total = 0.0;
+		for (int k = 0; k < n; ++k)
+			total += v[l[k]];
+		const double ux = v[P_CTL_X1], uy = v[P_CTL_Y1], uz = v[P_CTL_Z1];
+		const double len = sqrt(ux * ux + uy * uy + uz * uz);
+		memset(g, 0, sizeof *g);
+		g->excursion = (tg_point){v[P_PIVOT_X_AMP], v[P_PIVOT_Y_AMP], v[P_PIVOT_Z_AMP]};
+		g->handle[0] = len > 0.0 ? (tg_point){pivot.x + v[P_L1] * ux / len,
+		                                      pivot.y + v[P_L1] * uy / len,
+		                                      pivot.z + v[P_L1] * uz / len}
+		                         : (tg_point){pivot.x, pivot.y - v[P_L1], pivot.z};
+		g->marker =
+		    (tg_point){pivot.x + total * v[P_CTL_TIP_X], pivot.y + total * v[P_CTL_TIP_Y],
+		               pivot.z + total * v[P_CTL_TIP_Z]};
+		g->handle[1] = g->marker;
+		g->n_handles = n == 2 ? 2 : 1;
+		if (n == 1)
+			g->marker = g->handle[0];
+		g->reach = total;
+		g->three_d = 1;
+		return 1;
+	}
+	if (!strcmp(slug, "bead")) {
+		const double a = v[P_AXIS_X];
+		memset(g, 0, sizeof *g);
+		g->excursion = (tg_point){v[P_PIVOT_X_AMP], v[P_PIVOT_Y_AMP], v[P_PIVOT_Z_AMP]};
+		if (lrintf(v[P_SURFACE]) == 0) {
+			g->marker =
+			    (tg_point){pivot.x + a * v[P_CTL_X], pivot.y + v[P_AXIS_Y] * v[P_CTL_Y],
+			               pivot.z + v[P_AXIS_Z] * v[P_CTL_Z]};
+			g->handle[0] = g->marker;
+			g->n_handles = 1;
+			g->reach = fmax(a, fmax(v[P_AXIS_Y], v[P_AXIS_Z]));
+			g->three_d = 1;
+		} else {
+			const double d = v[P_FLOOR_CURVATURE], x0 = 1.25 * a;
+			g->marker = (tg_point){pivot.x + a * v[P_CTL_X],
+			                       pivot.y + d * a * a * v[P_CTL_Y], pivot.z};
+			g->reach = hypot(x0, d * x0 * x0 + v[P_WAVE_AMP]);
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* 1 and g filled if the tests know the model of variant v; else 0. */
 static inline int tg_model_geometry(pendula_variant variant, const float *v, tg_geometry *g)
 {
+	if (tg_model_geometry_3d(variant, v, g))
+		return 1;
 	static const double pi = 3.14159265358979323846;
 	const char *slug = pendula_model_infos[pendula_variant_model(variant)].slug;
 	const tg_point pivot = {v[P_CTL_PIVOT_X], v[P_CTL_PIVOT_Y], 0.0};

@@ -3,30 +3,33 @@
 #
 # Tests of tools/pendula-render, run on the bundle in the build tree:
 #
-#   test_render.sh RENDER WAVINFO LV2_DIR PLUGIN...
+#   test_render.sh RENDER WAVINFO PATHS LV2_DIR PLUGIN...
 #
 # RENDER is the pendula-render executable, WAVINFO tests/render_wavinfo,
-# LV2_DIR the folder that holds pendula.lv2 (the build directory), PLUGIN...
+# PATHS tests/render_paths, LV2_DIR the folder that holds pendula.lv2 (the build directory), PLUGIN...
 # the short names of every plugin (meson's pendula_variants).  The outputs
 # of each plugin are read through the tool (--list-ports), not kept here.
 #
 # For each plugin: the WAV has one 32-bit float channel per signal output,
 # the sample rate and the frame count asked for; the CSV has the header,
 # the expected rows and times, and the same values as the WAV; the PNG is a
-# PNG of the size asked for; the same command twice writes the same bytes,
+# PNG of the size asked for, whose plane view shows the path of the tip in
+# one panel (x-y) for a planar model, two (x-y and x-z) for a 3-D one
+# (spherical, bead on its default ellipsoid); the same command twice writes the same bytes,
 # and so do two block sizes.  Then --set, presets (from a preset bundle made
 # here), --bundle, and every kind of bad argument: exit status 2 and one line
 # on stderr naming the argument.
 set -u
 
-if [ $# -lt 4 ]; then
-	echo "usage: test_render.sh RENDER WAVINFO LV2_DIR PLUGIN..." >&2
+if [ $# -lt 5 ]; then
+	echo "usage: test_render.sh RENDER WAVINFO PATHS LV2_DIR PLUGIN..." >&2
 	exit 2
 fi
 render=$1
 wavinfo=$2
-lv2dir=$3
-shift 3
+paths=$3
+lv2dir=$4
+shift 4
 plugins=$*
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_render.XXXXXX") || exit 1
@@ -174,6 +177,18 @@ for p in $plugins; do
 		pass "$p: PNG 1200x900"
 	else
 		fail "$p: the PNG is '$png', expected 'PNG 1200 900'"
+	fi
+	# The path of the tip, in each projection of the plane view
+	case $p in
+	spherical* | bead*) panels=2 ;;
+	*) panels=1 ;;
+	esac
+	# (4 s: a path long enough to show in each projection)
+	run "$p" --seconds 4 --quiet --png "$tmp/$p-paths.png"
+	if [ $rc -eq 0 ] && "$paths" "$tmp/$p-paths.png" "$panels" 30 >"$tmp/paths" 2>&1; then
+		pass "$p: the plane view shows the path in $panels projection(s)"
+	else
+		fail "$p: the plane view: $(tr '\n' ';' <"$tmp/paths")"
 	fi
 
 	# Same command, same bytes (a second apart: no time stamp in the file)

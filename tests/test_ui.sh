@@ -171,12 +171,14 @@ groups() {
 }
 
 # interact NAME: the controls, through the host, seen in the plugin's outputs.
-# 1. Drag bob 1 (Chaos Man: body 1 by its centre of mass) to the right of the
-#    pivot and let go: theta1_init becomes 90 degrees and the pendulum
-#    restarts there (reset pulse), so the outputs show theta1 = 0.5 (angle /
-#    pi) together with the unchanged theta2_init.
+# 1. Drag bob 1 (Chaos Man: body 1 by its centre of mass; the bead: the
+#    bead) to the right of the pivot and let go: theta1_init becomes 90
+#    degrees and the pendulum restarts there (reset pulse), so the outputs
+#    show theta1 = 0.5 (angle / pi) together with the unchanged theta2_init
+#    (3-D models: the direction or position that angle gives).
 # 2. Click the right end of the torque slider: sigma1 = 100 N m, the energy
-#    climbs (without torque and damping it stays constant).
+#    climbs (without torque and damping it stays constant); the bead has no
+#    torque: time scale and drag at their maximum, the energy falls.
 interact() {
 	for i in $(seq 40); do
 		bob=$("$probe" point --plugin "$plugin" --log "$log" --size "$win_w" "$win_h" --what bob1)
@@ -190,30 +192,33 @@ interact() {
 	from=$(wc -l <"$log")
 	"$click" "Pendula UI" drag "$2" "$3" $(($4 + 120)) "$5" || fail "$1: could not send the drag"
 	for i in $(seq 30); do
-		awk -v from="$from" -v t2="$theta2_out" '
-			NR > from && $1 == "theta1_ctl" { a = $3; next }
-			NR > from && $1 == "theta2_ctl" && a != "" &&
-			    (a - 0.5)^2 < 1e-4 && ($3 - t2)^2 < 1e-4 { found = 1 }
+		awk -v from="$from" -v s1="$restart_sym1" -v v1="$restart_val1" \
+			-v s2="$restart_sym2" -v v2="$restart_val2" '
+			NR > from && $1 == s1 { a = $3; next }
+			NR > from && $1 == s2 && a != "" &&
+			    (a - v1)^2 < 1e-4 && ($3 - v2)^2 < 1e-4 { found = 1 }
 			END { exit !found }' "$log" && break
 		sleep 0.1
 	done
-	[ "$i" -lt 30 ] || fail "$1: dragging bob 1 from ($2, $3) to ($(($4 + 120)), $5) did not restart the pendulum at theta1 = 90 degrees"
+	[ "$i" -lt 30 ] || fail "$1: dragging bob 1 from ($2, $3) to ($(($4 + 120)), $5) did not restart the pendulum at theta1 = 90 degrees ($restart_sym1 = $restart_val1, $restart_sym2 = $restart_val2)"
 	echo "$1: dragged bob 1 to 90 degrees: the plugin restarted there"
 
 	from=$(wc -l <"$log")
 	e0=$(awk '$1 == "energy_ctl" { e = $3 } END { print e }' "$log")
-	slider=$("$probe" slider "$plugin" "$win_w" "$win_h" sigma1 1) ||
-		fail "$1: the UI has no torque slider"
-	"$click" "Pendula UI" click $slider ||
-		fail "$1: could not send the click"
+	for s in $sliders; do
+		slider=$("$probe" slider "$plugin" "$win_w" "$win_h" "$s" 1) ||
+			fail "$1: the UI has no slider for $s"
+		"$click" "Pendula UI" click $slider ||
+			fail "$1: could not send the click"
+	done
 	for i in $(seq 30); do
-		awk -v from="$from" -v e0="$e0" '
-			NR > from && $1 == "energy_ctl" && $3 > e0 + 0.1 { found = 1 }
+		awk -v from="$from" -v e0="$e0" -v dir="$energy_dir" '
+			NR > from && $1 == "energy_ctl" && dir * ($3 - e0) > 0.1 { found = 1 }
 			END { exit !found }' "$log" && break
 		sleep 0.1
 	done
-	[ "$i" -lt 30 ] || fail "$1: the torque slider did not drive the pendulum (energy stayed near $e0)"
-	echo "$1: torque slider at its maximum: the energy climbs from $e0"
+	[ "$i" -lt 30 ] || fail "$1: the sliders $sliders at their maximum did not move the energy (it stayed near $e0)"
+	echo "$1: sliders $sliders at their maximum: the energy moves away from $e0"
 }
 
 # run_host NAME COMMAND...: start a host, check its UI, stop it.
@@ -291,24 +296,56 @@ run_host() {
 }
 
 # Initial angles that put the marker away from the pivot and off the axes.
+# After the drag, the outputs that show the restart at theta1 = 90 degrees
+# (restart_sym1 = restart_val1, then restart_sym2 = restart_val2), and the
+# sliders clicked at their maximum, which move the energy up (energy_dir 1)
+# or down (-1).
+restart_sym1=theta1_ctl
+restart_val1=0.5
+restart_sym2=theta2_ctl
+sliders=sigma1
+energy_dir=1
 # jalv.gtk3 sends the UI every control value at start, so there the geometry
 # differs from the defaults too (the drawing must follow it); jalv 1.6's
 # console host sends the UI only the outputs, so it runs the default geometry.
 case $plugin in
 double)
 	angles="theta1_init=100 theta2_init=150"
-	theta2_out=0.833333 # 150 / 180
+	restart_val2=0.833333 # 150 / 180
 	geometry="l1=0.8 l2=0.6"
 	;;
 parallel)
 	angles="theta1_init=40 theta2_init=110"
-	theta2_out=0.611111 # 110 / 180
+	restart_val2=0.611111 # 110 / 180
 	geometry="b2=0.45 c2=0.3 beta2=100"
+	;;
+spherical)
+	angles="theta1_init=100 theta2_init=150"
+	geometry="l1=0.8 l2=0.6"
+	# link 1 at polar angle 90 degrees, azimuth phi1_init = 0: along +x
+	restart_sym1=x1_ctl
+	restart_val1=1
+	restart_sym2=y1_ctl
+	restart_val2=0
+	;;
+bead)
+	# on the ellipsoid at 100 degrees from the lowest point, azimuth 45
+	angles="theta1_init=100"
+	geometry="axis_x=1.5"
+	# dragged to 90 degrees: on the equator, y = 0, z / axis_z =
+	# sin 90 sin 45 = 0.707107
+	restart_sym1=y_ctl
+	restart_val1=0
+	restart_sym2=z_ctl
+	restart_val2=0.707107
+	# no torque: fast time and full drag bring it down
+	sliders="time_scale lambda1"
+	energy_dir=-1
 	;;
 *)
 	# a model without settings of its own here: its defaults, two angles
 	angles="theta1_init=100 theta2_init=150"
-	theta2_out=0.833333
+	restart_val2=0.833333
 	geometry=""
 	;;
 esac

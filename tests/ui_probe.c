@@ -232,7 +232,8 @@ static int point(int argc, char **argv)
 	if (!geometry(&pv, &g))
 		return 1;
 	tg_view(&g, lay.scene.x, lay.scene.y, lay.scene.w, lay.scene.h, &cx, &cy, &scale);
-	const tg_point pivot = {pv.value[P_CTL_PIVOT_X], pv.value[P_CTL_PIVOT_Y], 0.0};
+	const tg_point pivot = {pv.value[P_CTL_PIVOT_X], pv.value[P_CTL_PIVOT_Y],
+	                        pv.value[P_CTL_PIVOT_Z]};
 	tg_project_px(&g, strcmp(what, "pivot") ? g.handle[0] : pivot, cx, cy, scale, &x, &y);
 	printf("%.0f %.0f\n", x, y);
 	if (!strcmp(what, "bob1")) {

@@ -2,10 +2,10 @@
 /*
  * pendula-render: the plane view (see render.h).  For a Pendula plugin the
  * model itself gives the geometry: its settings from the port values and
- * its coordinates from the angle outputs (through the port table), then
- * pendula_pose_at(); the drawing module draws the tips' paths, the start
- * pose (dashed) and the end pose, relative to the pivot.  A 3-D model gets
- * two views: x-y (from the front) and x-z (from above).
+ * its coordinates from the signal outputs (through the port table and the
+ * model: pendula_frame_from_ports), then its pose; the drawing module draws the tips' paths, the
+ * start pose (dashed) and the end pose, relative to the pivot.  A 3-D model gets two views: x-y
+ * (from the front) and x-z (from above).
  */
 #include "render.h"
 
@@ -24,6 +24,14 @@ static int variant_of_uri(const char *uri)
 	return -1;
 }
 
+/* The pose at coordinates q relative to the pivot at rest; the time is not
+ * known from the outputs (a moving surface passes through the bodies). */
+static void pose_of(const Plane *pl, const double *q, pendula_pose *pose)
+{
+	const pendula_vec3 origin = {0.0, 0.0, 0.0};
+	pendula_pose_at3(&pl->sys, q, origin, NAN, pose);
+}
+
 void plane_setup(Plane *pl, Host *h, uint64_t total_frames)
 {
 	float value[PENDULA_N_PORT_IDS];
@@ -33,9 +41,12 @@ void plane_setup(Plane *pl, Host *h, uint64_t total_frames)
 	memset(pl, 0, sizeof(*pl));
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 		pl->angle_sig[k] = -1;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		pl->port_sig[id] = -1;
 	const int v = variant_of_uri(h->uri);
 	if (v < 0)
 		return;
+	pl->variant = v;
 	/* The settings the plugin runs with: its control inputs by symbol. */
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		const Port *p = find_port(h, pendula_ports[id].symbol);
@@ -43,6 +54,7 @@ void plane_setup(Plane *pl, Host *h, uint64_t total_frames)
 		                ? p->value
 		                : pendula_port_default(v, (pendula_port_id)id);
 		if (pendula_ports[id].kind == PK_SIGNAL_OUT && p && p->role == ROLE_SIGNAL_OUT) {
+			pl->port_sig[id] = (int)p->signal;
 			const int k = pendula_port_angle_body((pendula_port_id)id);
 			if (k >= 0)
 				pl->angle_sig[k] = p->signal;
@@ -52,9 +64,13 @@ void plane_setup(Plane *pl, Host *h, uint64_t total_frames)
 	pendula_system_init(&pl->sys, &params);
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 		pl->q_init[k] = pl->q_last[k] = params.theta_init[k];
-	pendula_pose_at(&pl->sys, pl->q_init, 0.0, 0.0, &pose);
+	pose_of(pl, pl->q_init, &pose);
 	pl->active = 1;
 	pl->three_d = pendula_pose_is_3d(&pose);
+	if (pl->three_d) { /* coordinates that are not angles: the model's own start */
+		pendula_initial_coords(&pl->sys, &params, pl->q_init);
+		memcpy(pl->q_last, pl->q_init, sizeof(pl->q_last));
+	}
 	pl->n_tips = pose.n_tips < PENDULA_POSE_MAX_TIPS ? pose.n_tips : PENDULA_POSE_MAX_TIPS;
 
 	pl->decimation = (total_frames + MAX_TRACE_POINTS - 1) / MAX_TRACE_POINTS;
@@ -65,14 +81,15 @@ void plane_setup(Plane *pl, Host *h, uint64_t total_frames)
 		pl->path[k] = xcalloc(pl->cap_points, sizeof(pendula_vec3));
 }
 
-/* The coordinates the signal outputs show. */
+/* The coordinates the signal outputs show, through the model. */
 static void q_of(const Plane *pl, const float *values, double *q)
 {
-	for (int k = 0; k < PENDULA_MAX_DOF; ++k)
-		q[k] = k < PENDULA_MAX_BODIES && pl->angle_sig[k] >= 0 &&
-		               isfinite(values[pl->angle_sig[k]])
-		           ? M_PI * values[pl->angle_sig[k]]
-		           : 0.0;
+	float value[PENDULA_N_PORT_IDS];
+	pendula_frame f;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		value[id] = pl->port_sig[id] >= 0 ? values[pl->port_sig[id]] : 0.0f;
+	pendula_frame_from_ports(&pl->sys, (pendula_variant)pl->variant, PK_SIGNAL_OUT, value, &f);
+	pendula_frame_coords(&pl->sys, &f, q);
 }
 
 void plane_record(Plane *pl, uint64_t frame, const float *values)
@@ -82,7 +99,7 @@ void plane_record(Plane *pl, uint64_t frame, const float *values)
 	if (!pl->active || frame % pl->decimation != 0 || pl->n_points >= pl->cap_points)
 		return;
 	q_of(pl, values, q);
-	pendula_pose_at(&pl->sys, q, 0.0, 0.0, &pose);
+	pose_of(pl, q, &pose);
 	for (int k = 0; k < pl->n_tips; ++k) {
 		const int i = k < pose.n_tips ? pose.tip[k] : -1;
 		pl->path[k][pl->n_points] =
@@ -126,8 +143,8 @@ static void draw_view(cairo_t *cr, const Plane *pl, pendula_projection proj, pen
 	pendula_pose start, end;
 	pendula_view v;
 	char buf[64];
-	pendula_pose_at(&pl->sys, pl->q_init, 0.0, 0.0, &start);
-	pendula_pose_at(&pl->sys, pl->q_last, 0.0, 0.0, &end);
+	pose_of(pl, pl->q_init, &start);
+	pose_of(pl, pl->q_last, &end);
 	pendula_view_fit(&v, &end, proj, r);
 
 	cairo_save(cr);
@@ -152,11 +169,18 @@ static void draw_view(cairo_t *cr, const Plane *pl, pendula_projection proj, pen
 	}
 	cairo_restore(cr);
 
-	for (int k = 0; k < pl->n_tips; ++k)
-		pendula_draw_path(cr, &v, pl->path[k], (long)pl->n_points, pendula_tip_colour(k),
-		                  1.0);
+	/* In 3-D the paths go over the end pose: a surface (the bead's
+	 * ellipsoid) would hide them. */
+	if (!pl->three_d)
+		for (int k = 0; k < pl->n_tips; ++k)
+			pendula_draw_path(cr, &v, pl->path[k], (long)pl->n_points,
+			                  pendula_tip_colour(k), 1.0);
 	pendula_draw_ghost(cr, &v, &start, r, 0.75, 0.78, 0.82, 0.8);
 	pendula_draw_pose(cr, &v, &end, NULL, r);
+	if (pl->three_d)
+		for (int k = 0; k < pl->n_tips; ++k)
+			pendula_draw_path(cr, &v, pl->path[k], (long)pl->n_points,
+			                  pendula_tip_colour(k), 1.0);
 
 	/* border, ticks, labels */
 	cairo_set_source_rgb(cr, 0.60, 0.60, 0.58);
@@ -229,7 +253,7 @@ void draw_plane(cairo_t *cr, const Layout *L, const Plane *pl)
 	    "dashed: start (the initial angles), solid: end of the render; older path fainter");
 	pendula_pose end;
 	char geo[128];
-	pendula_pose_at(&pl->sys, pl->q_last, 0.0, 0.0, &end);
+	pose_of(pl, pl->q_last, &end);
 	snprintf(geo, sizeof(geo), "%d bodies; the bodies reach %.3g m from the pivot", pl->sys.n,
 	         end.reach);
 	text_fit(cr, x0, ly + 16.0, side, geo);

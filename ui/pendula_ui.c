@@ -238,21 +238,30 @@ static void set_port(PendulaUI *ui, pendula_port_id id, float v)
 	ui->need_draw = true;
 }
 
-/* The model's pose from the port values: the live pose (angles from the
- * control outputs), or the initial pose (theta{k}_init); the pivot where
- * the control outputs put it. */
+/* The model's pose from the port values: the live pose (the coordinates
+ * the control outputs show, through the model: pendula_frame_from_ports),
+ * or the initial pose (theta{k}_init; a 3-D model's initial state); the
+ * pivot where the control outputs put it. */
 static void model_pose(const PendulaUI *ui, pendula_pose *pose, bool initial_pose)
 {
 	pendula_params params;
 	pendula_system sys;
+	pendula_frame f;
 	double q[PENDULA_MAX_DOF];
 	pendula_params_from_ports(&params, ui->variant, ui->value);
 	pendula_system_init(&sys, &params);
-	pendula_q_from_ports(ui->variant, PK_CONTROL_OUT, ui->value, q);
-	if (initial_pose)
-		for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-			q[k] = params.theta_init[k];
-	pendula_pose_at(&sys, q, ui->value[P_CTL_PIVOT_X], ui->value[P_CTL_PIVOT_Y], pose);
+	pendula_frame_from_ports(&sys, ui->variant, PK_CONTROL_OUT, ui->value, &f);
+	pendula_frame_coords(&sys, &f, q);
+	const pendula_vec3 pivot = {f.pivot_x, f.pivot_y, f.pivot_z};
+	pendula_pose_at3(&sys, q, pivot, f.t, pose);
+	if (initial_pose) {
+		if (pendula_pose_is_3d(pose))
+			pendula_initial_coords(&sys, &params, q);
+		else
+			for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+				q[k] = params.theta_init[k];
+		pendula_pose_at3(&sys, q, pivot, f.t, pose);
+	}
 }
 
 /* ---------------------------------------------------------------------- */

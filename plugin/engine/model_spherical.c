@@ -665,13 +665,29 @@ static void spherical_fresh(const pendula_system *sys, const pendula_state *s, d
 }
 
 /* Directions from the frame's x{k}, y{k}, z{k} channels. */
+/* A frame as a reader of the outputs rebuilds it (pendula_frame_from_ports)
+ * carries the direction of link 1 and the tip only: the directions of the
+ * links in between are then 0.  Those links are drawn from the last known
+ * bob straight toward the tip, and the last bob is put on the tip (exact
+ * for N <= 2; for N > 2 the links in between are a guess). */
 static void spherical_coords(const pendula_system *sys, const pendula_frame *f, double *q)
 {
 	const spherical_model *sm = SM(sys);
 	double r[3] = {0, 0, 0};
+	const double tip[3] = {f->tip_x, f->tip_y, f->tip_z};
 	for (int k = 0; k < sys->n; ++k) {
 		double u[3] = {f->x[k], f->y[k], f->z[k]};
-		const double len = sqrt(dot3(u, u));
+		double len = sqrt(dot3(u, u));
+		if (!(len > 0.0) && k > 0) {
+			for (int i = 0; i < 3; ++i)
+				u[i] = k == sys->n - 1 ? tip[i] - r[i] : (tip[i] - r[i]) / sm->l[k];
+			len = k == sys->n - 1 ? 1.0 : fmax(1.0, sqrt(dot3(u, u)));
+			if (k == sys->n - 1) {
+				for (int i = 0; i < 3; ++i)
+					q[3 * k + i] = r[i] + u[i];
+				break;
+			}
+		}
 		for (int i = 0; i < 3; ++i) {
 			r[i] += sm->l[k] * (len > 0.0 ? u[i] / len : (i == 1 ? -1.0 : 0.0));
 			q[3 * k + i] = r[i];
@@ -709,6 +725,7 @@ static void spherical_pose3(const pendula_system *sys, const double *q, pendula_
 	pose->n_tips = 1;
 	pose->tip[0] = sys->n;
 	pose->reach = reach;
+	pose->three_d = 1; /* 3-D even while the motion stays in a plane */
 	pose->pivot_excursion.x = sys->force.amp_x;
 	pose->pivot_excursion.y = sys->force.amp_y;
 	pose->pivot_excursion.z = sys->force.amp_z;

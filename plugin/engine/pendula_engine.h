@@ -67,6 +67,12 @@ typedef enum {
 	PENDULA_SHAPE_CUSTOM = 2, /* c{k} and inertia{k} as set */
 } pendula_link_shape;
 
+/* What the bead slides on (the `surface` port). */
+typedef enum {
+	PENDULA_SURFACE_KIND_ELLIPSOID = 0, /* x^2/a^2 + y^2/b^2 + z^2/c^2 = 1 about the pivot */
+	PENDULA_SURFACE_KIND_FLOOR = 1,     /* y = d x^2 + A sin(Omega t) sin(k x), z = 0 */
+} pendula_bead_surface;
+
 /* Fills p with the model's defaults: the port table's (plugin/ports.h). */
 void pendula_params_default(pendula_params *p, pendula_model model);
 
