@@ -254,7 +254,10 @@ void draw_plane(cairo_t *cr, const Layout *L, const Plane *pl)
 	pendula_pose end;
 	char geo[128];
 	pose_of(pl, pl->q_last, &end);
-	snprintf(geo, sizeof(geo), "%d bodies; the bodies reach %.3g m from the pivot", pl->sys.n,
-	         end.reach);
+	if (pl->sys.n == 1)
+		snprintf(geo, sizeof(geo), "1 body; it reaches %.3g m from the pivot", end.reach);
+	else
+		snprintf(geo, sizeof(geo), "%d bodies; the bodies reach %.3g m from the pivot",
+		         pl->sys.n, end.reach);
 	text_fit(cr, x0, ly + 16.0, side, geo);
 }
