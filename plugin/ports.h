@@ -499,7 +499,7 @@ typedef enum {
 } pendula_group;
 
 typedef struct {
-	const char *symbol; /* lv2:symbol, also the URI fragment */
+	const char *symbol; /* lv2:symbol (and in the URI) */
 	const char *name;   /* lv2:name, rdfs:label */
 	int output;         /* pg:OutputGroup (else pg:InputGroup) */
 } pendula_group_info;
@@ -528,6 +528,11 @@ static const pendula_group_info pendula_groups[] = {
 _Static_assert(sizeof pendula_groups / sizeof pendula_groups[0] == PENDULA_N_GROUPS &&
                    PENDULA_MAX_BODIES == 6,
                "one entry per group, one Body group per body");
+
+/* A group's URI: PENDULA_URI_BASE "<NN>_<symbol>", NN its place in
+ * pendula_group, so that hosts that sort the groups by URI (jalv) show them
+ * in this order.  printf format, arguments (int group, const char *symbol). */
+#define PENDULA_GROUP_URI_FORMAT PENDULA_URI_BASE "%02d_%s"
 
 static inline int pendula_symbol_starts(const char *symbol, const char *prefix)
 {

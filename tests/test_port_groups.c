@@ -225,7 +225,7 @@ static void test_bundle(void)
 			const LilvNode *group = lilv_nodes_get_first(groups);
 			const pendula_group g = pendula_port_group((pendula_port_id)id);
 			char want[256];
-			snprintf(want, sizeof want, "%s%s", PENDULA_URI_BASE,
+			snprintf(want, sizeof want, PENDULA_GROUP_URI_FORMAT, (int)g,
 			         pendula_groups[g].symbol);
 			CU_ASSERT_STRING_EQUAL(str(group), want);
 			CU_ASSERT_TRUE(lilv_world_ask(

@@ -180,8 +180,9 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	put_string(f, p->name);
 	fputs(" ;\n\t\trdfs:comment ", f);
 	put_string(f, p->doc);
-	fprintf(f, " ;\n\t\tpg:group <" PENDULA_URI_BASE "%s>",
-	        pendula_groups[pendula_port_group(id)].symbol);
+	const pendula_group group = pendula_port_group(id);
+	fprintf(f, " ;\n\t\tpg:group <" PENDULA_GROUP_URI_FORMAT ">", (int)group,
+	        pendula_groups[group].symbol);
 
 	if (p->kind == PK_ATOM_IN) {
 		fputs(" ;\n\t\tatom:bufferType atom:Sequence ;\n"
@@ -292,8 +293,9 @@ static void write_groups(FILE *f)
 		if (!used[g])
 			continue;
 		fprintf(f,
-		        "\n<" PENDULA_URI_BASE "%s>\n\ta %s ;\n\tlv2:symbol \"%s\" ;\n\tlv2:name ",
-		        pendula_groups[g].symbol,
+		        "\n<" PENDULA_GROUP_URI_FORMAT
+		        ">\n\ta %s ;\n\tlv2:symbol \"%s\" ;\n\tlv2:name ",
+		        g, pendula_groups[g].symbol,
 		        pendula_groups[g].output ? "pg:OutputGroup" : "pg:InputGroup",
 		        pendula_groups[g].symbol);
 		put_string(f, pendula_groups[g].name);
