@@ -29,13 +29,14 @@
 #define MAINTAINER_MBOX     "mailto:team@pendula.invalid"
 #define MAINTAINER_HOMEPAGE "https://pendula.invalid/"
 #define LICENSE             "http://opensource.org/licenses/isc"
+#define PROJECT_URI         PENDULA_URI_BASE "project"
+
 /* MOD devices' short names (the MOD LV2 vocabulary says at most 11 and 16
  * characters). */
-#define MOD_BRAND           "Pendula"
-#define MOD_BRAND_MAX       11
-#define MOD_LABEL_MAX       16
+#define MOD_BRAND     "Pendula"
+#define MOD_BRAND_MAX 11
+#define MOD_LABEL_MAX 16
 _Static_assert(sizeof MOD_BRAND - 1 <= MOD_BRAND_MAX, "mod:brand fits");
-#define PROJECT_URI PENDULA_URI_BASE "project"
 
 /* Custom units (LV2 units has none for these): label, symbol, render. */
 typedef struct {
