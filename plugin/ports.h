@@ -483,6 +483,137 @@ static inline uint32_t pendula_port_count(pendula_variant v)
 	return n;
 }
 
+/*
+ * Port groups (LV2 port-groups, pg:group): the sections a generic host UI
+ * shows.  A port's group is derived from its kind and symbol, not from a
+ * column of the table, so a new row gets a group without touching the
+ * others: the symbol conventions below (cc_*, pivot_*, *_init, energy_*,
+ * note_*, a trailing body number, ...) already say what a port is about.
+ * The spec wants a group to hold only inputs (pg:InputGroup) or only
+ * outputs (pg:OutputGroup), and group symbols share the namespace of port
+ * symbols, hence the "_group" suffix (a test checks both).
+ */
+typedef enum {
+	PENDULA_GROUP_PHYSICS, /* time, gravity, bodies, freeze: the whole system */
+	PENDULA_GROUP_BODY,    /* + k - 1: the settings of body (arm, link) k */
+	PENDULA_GROUP_SURFACE = PENDULA_GROUP_BODY + PENDULA_MAX_BODIES, /* the bead's surface */
+	PENDULA_GROUP_FORCING,  /* pivot and floor drive, tempo sync */
+	PENDULA_GROUP_ENERGY,   /* energy control */
+	PENDULA_GROUP_EVENTS,   /* events from the motion: notes */
+	PENDULA_GROUP_INITIAL,  /* initial state and reset */
+	PENDULA_GROUP_MIDI,     /* MIDI and time input, CC settings */
+	PENDULA_GROUP_OUTPUTS,  /* signal outputs (audio or CV) */
+	PENDULA_GROUP_READOUTS, /* control outputs: block-rate copies, pivot position */
+	PENDULA_GROUP_MIDI_OUT, /* the MIDI output */
+	PENDULA_N_GROUPS
+} pendula_group;
+
+typedef struct {
+	const char *symbol; /* lv2:symbol (and in the URI) */
+	const char *name;   /* lv2:name, rdfs:label */
+	int output;         /* pg:OutputGroup (else pg:InputGroup) */
+} pendula_group_info;
+
+/* In the order of pendula_group. */
+// clang-format off
+static const pendula_group_info pendula_groups[] = {
+	{"physics_group", "Physics", 0},
+	{"body1_group", "Body 1", 0},
+	{"body2_group", "Body 2", 0},
+	{"body3_group", "Body 3", 0},
+	{"body4_group", "Body 4", 0},
+	{"body5_group", "Body 5", 0},
+	{"body6_group", "Body 6", 0},
+	{"surface_group", "Surface", 0},
+	{"forcing_group", "Forcing", 0},
+	{"energy_group", "Energy", 0},
+	{"events_group", "Events", 0},
+	{"initial_group", "Initial state", 0},
+	{"midi_group", "MIDI", 0},
+	{"outputs_group", "Outputs", 1},
+	{"readouts_group", "Readouts", 1},
+	{"midi_out_group", "MIDI output", 1},
+};
+// clang-format on
+_Static_assert(sizeof pendula_groups / sizeof pendula_groups[0] == PENDULA_N_GROUPS &&
+                   PENDULA_MAX_BODIES == 6,
+               "one entry per group, one Body group per body");
+
+/* A group's URI: PENDULA_URI_BASE "<NN>_<symbol>", NN its place in
+ * pendula_group, so that hosts that sort the groups by URI (jalv) show them
+ * in this order.  printf format, arguments (int group, const char *symbol). */
+#define PENDULA_GROUP_URI_FORMAT PENDULA_URI_BASE "%02d_%s"
+
+static inline int pendula_symbol_starts(const char *symbol, const char *prefix)
+{
+	while (*prefix)
+		if (*symbol++ != *prefix++)
+			return 0;
+	return 1;
+}
+
+static inline int pendula_symbol_ends(const char *symbol, const char *suffix)
+{
+	size_t n = 0, m = 0;
+	while (symbol[n])
+		++n;
+	while (suffix[m])
+		++m;
+	if (m > n)
+		return 0;
+	for (size_t i = 0; i < m; ++i)
+		if (symbol[n - m + i] != suffix[i])
+			return 0;
+	return 1;
+}
+
+/* The group of a port of this kind and symbol (any symbol: the tests also
+ * ask about symbols no row has yet). */
+static inline pendula_group pendula_group_of(pendula_port_kind kind, const char *symbol)
+{
+	switch (kind) {
+	case PK_ATOM_IN:
+		return PENDULA_GROUP_MIDI;
+	case PK_ATOM_OUT:
+		return PENDULA_GROUP_MIDI_OUT;
+	case PK_SIGNAL_OUT:
+		return PENDULA_GROUP_OUTPUTS;
+	case PK_CONTROL_OUT:
+		return PENDULA_GROUP_READOUTS;
+	case PK_CONTROL_IN:
+		break;
+	}
+	/* energy_max scales the energy CC: a MIDI setting, not an energy control */
+	if (pendula_symbol_starts(symbol, "cc_") || pendula_symbol_starts(symbol, "midi_") ||
+	    pendula_symbol_starts(symbol, "energy_max"))
+		return PENDULA_GROUP_MIDI;
+	if (pendula_symbol_ends(symbol, "_init") || pendula_symbol_starts(symbol, "reset"))
+		return PENDULA_GROUP_INITIAL;
+	if (pendula_symbol_starts(symbol, "pivot_") || pendula_symbol_starts(symbol, "wave_"))
+		return PENDULA_GROUP_FORCING;
+	if (pendula_symbol_starts(symbol, "energy_"))
+		return PENDULA_GROUP_ENERGY;
+	if (pendula_symbol_starts(symbol, "note_") || pendula_symbol_starts(symbol, "flip") ||
+	    pendula_symbol_starts(symbol, "swing") || pendula_symbol_starts(symbol, "event"))
+		return PENDULA_GROUP_EVENTS;
+	if (pendula_symbol_starts(symbol, "surface") || pendula_symbol_starts(symbol, "axis_") ||
+	    pendula_symbol_starts(symbol, "floor_"))
+		return PENDULA_GROUP_SURFACE;
+	/* m3, lambda3, sigma3, beta3, ...: body 3 (a single trailing digit) */
+	size_t n = 0;
+	while (symbol[n])
+		++n;
+	if (n >= 2 && symbol[n - 1] >= '1' && symbol[n - 1] < '1' + PENDULA_MAX_BODIES &&
+	    !(symbol[n - 2] >= '0' && symbol[n - 2] <= '9'))
+		return (pendula_group)(PENDULA_GROUP_BODY + (symbol[n - 1] - '1'));
+	return PENDULA_GROUP_PHYSICS;
+}
+
+static inline pendula_group pendula_port_group(pendula_port_id id)
+{
+	return pendula_group_of(pendula_ports[id].kind, pendula_ports[id].symbol);
+}
+
 /* Stores a control value (in port units) into the settings it belongs to. */
 static inline void pendula_param_set(pendula_params *p, pendula_port_id id, double value)
 {

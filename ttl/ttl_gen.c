@@ -15,6 +15,7 @@
  */
 #include "ports.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,6 +30,13 @@
 #define MAINTAINER_HOMEPAGE "https://pendula.invalid/"
 #define LICENSE             "http://opensource.org/licenses/isc"
 #define PROJECT_URI         PENDULA_URI_BASE "project"
+
+/* MOD devices' short names (the MOD LV2 vocabulary says at most 11 and 16
+ * characters). */
+#define MOD_BRAND     "Pendula"
+#define MOD_BRAND_MAX 11
+#define MOD_LABEL_MAX 16
+_Static_assert(sizeof MOD_BRAND - 1 <= MOD_BRAND_MAX, "mod:brand fits");
 
 /* Custom units (LV2 units has none for these): label, symbol, render. */
 typedef struct {
@@ -58,6 +66,8 @@ static const char *prefixes = "@prefix atom:   <http://lv2plug.in/ns/ext/atom#> 
                               "@prefix log:    <http://lv2plug.in/ns/ext/log#> .\n"
                               "@prefix lv2:    <http://lv2plug.in/ns/lv2core#> .\n"
                               "@prefix midi:   <http://lv2plug.in/ns/ext/midi#> .\n"
+                              "@prefix mod:    <http://moddevices.com/ns/mod#> .\n"
+                              "@prefix pg:     <http://lv2plug.in/ns/ext/port-groups#> .\n"
                               "@prefix pprops: <http://lv2plug.in/ns/ext/port-props#> .\n"
                               "@prefix rdf:    <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
                               "@prefix rdfs:   <http://www.w3.org/2000/01/rdf-schema#> .\n"
@@ -171,6 +181,9 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	put_string(f, p->name);
 	fputs(" ;\n\t\trdfs:comment ", f);
 	put_string(f, p->doc);
+	const pendula_group group = pendula_port_group(id);
+	fprintf(f, " ;\n\t\tpg:group <" PENDULA_GROUP_URI_FORMAT ">", (int)group,
+	        pendula_groups[group].symbol);
 
 	if (p->kind == PK_ATOM_IN) {
 		fputs(" ;\n\t\tatom:bufferType atom:Sequence ;\n"
@@ -235,15 +248,86 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	fputs("\n\t]", f);
 }
 
+/* MOD's label of a plugin (mod:label): the model's name without a trailing
+ * " Pendulum" (the brand says it), or its slug when that is still too long,
+ * plus " CV" for the CV variant. */
+static void mod_label(char *buf, size_t size, pendula_variant v)
+{
+	const pendula_model_info *m = &pendula_model_infos[pendula_variant_model(v)];
+	const char *suffix = pendula_variant_is_cv(v) ? " CV" : "";
+	static const char drop[] = " Pendulum";
+	const size_t n = strlen(m->name), n_drop = sizeof drop - 1;
+	int keep = (int)n;
+	if (n > n_drop && !strcmp(m->name + n - n_drop, drop))
+		keep -= (int)n_drop;
+	snprintf(buf, size, "%.*s%s", keep, m->name, suffix);
+	if (strlen(buf) > MOD_LABEL_MAX) {
+		snprintf(buf, size, "%s%s", m->slug, suffix);
+		buf[0] = (char)toupper((unsigned char)buf[0]);
+	}
+	if (strlen(buf) > MOD_LABEL_MAX)
+		fail("plugin %s: mod:label '%s' is longer than %d characters",
+		     pendula_variant_names[v], buf, MOD_LABEL_MAX);
+}
+
+/* The port groups (shared by the plugins, as the port-groups spec allows):
+ * the ones some port of some plugin is in. */
+static void write_groups(FILE *f)
+{
+	int used[PENDULA_N_GROUPS] = {0};
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const pendula_group g = pendula_port_group((pendula_port_id)id);
+		const pendula_port_kind k = pendula_ports[id].kind;
+		const int output = k == PK_CONTROL_OUT || k == PK_SIGNAL_OUT || k == PK_ATOM_OUT;
+		if ((int)g < 0 || g >= PENDULA_N_GROUPS) {
+			fail("port %s: no group", pendula_ports[id].symbol);
+			continue;
+		}
+		if (output != pendula_groups[g].output)
+			fail("port %s: an %s in the %s group %s", pendula_ports[id].symbol,
+			     output ? "output" : "input",
+			     pendula_groups[g].output ? "output" : "input",
+			     pendula_groups[g].symbol);
+		used[g] = 1;
+	}
+	for (int g = 0; g < PENDULA_N_GROUPS; ++g) {
+		if (!used[g])
+			continue;
+		fprintf(f,
+		        "\n<" PENDULA_GROUP_URI_FORMAT
+		        ">\n\ta %s ;\n\tlv2:symbol \"%s\" ;\n\tlv2:name ",
+		        g, pendula_groups[g].symbol,
+		        pendula_groups[g].output ? "pg:OutputGroup" : "pg:InputGroup",
+		        pendula_groups[g].symbol);
+		put_string(f, pendula_groups[g].name);
+		fputs(" ;\n\trdfs:label ", f);
+		put_string(f, pendula_groups[g].name);
+		fputs(" .\n", f);
+	}
+}
+
 /* The plugin's name and comment, from the model registry. */
 static void write_plugin(FILE *f, pendula_variant v)
 {
 	const pendula_model_info *m = &pendula_model_infos[pendula_variant_model(v)];
-	char name[256];
-	snprintf(name, sizeof name, "Pendula %s%s", m->name, pendula_variant_is_cv(v) ? " CV" : "");
-	fprintf(f, "\n<%s>\n\ta lv2:Plugin, lv2:OscillatorPlugin ;\n\tdoap:name ",
-	        pendula_variant_uris[v]);
+	const int cv = pendula_variant_is_cv(v);
+	char name[256], text[512];
+	snprintf(name, sizeof name, "Pendula %s%s", m->name, cv ? " CV" : "");
+	/* MOD lists a plugin under its mod: class when it has one: the CV
+	 * variants under Control Voltage, with the modulators; other hosts do
+	 * not know the class and use lv2:OscillatorPlugin. */
+	fprintf(f, "\n<%s>\n\ta lv2:Plugin, lv2:OscillatorPlugin%s ;\n\tdoap:name ",
+	        pendula_variant_uris[v], cv ? ", mod:ControlVoltagePlugin" : "");
 	put_string(f, name);
+	snprintf(text, sizeof text, "%s at audio rate: its motion as %s signals and MIDI", m->name,
+	         cv ? "CV" : "audio");
+	fputs(" ;\n\tdoap:shortdesc ", f);
+	put_string(f, text);
+	mod_label(text, sizeof text, v);
+	fputs(" ;\n\tmod:brand ", f);
+	put_string(f, MOD_BRAND);
+	fputs(" ;\n\tmod:label ", f);
+	put_string(f, text);
 	fputs(" ;\n\trdfs:comment ", f);
 	if (pendula_variant_is_cv(v)) {
 		char comment[1024];
@@ -256,12 +340,15 @@ static void write_plugin(FILE *f, pendula_variant v)
 		put_string(f, m->description);
 	}
 	/* The maintainer sits on the project: doap:maintainer has the domain
-	 * doap:Project (sord_validate checks it); lilv looks there too. */
+	 * doap:Project (sord_validate checks it); lilv looks there too.
+	 * lv2:isLive: a live modulator, following the host's transport and
+	 * tempo and (with MIDI) playing along: a host must run it in time, not
+	 * render it ahead or cache its output. */
 	fprintf(f, " ;\n\tdoap:license <" LICENSE "> ;\n"
 	           "\tlv2:project <" PROJECT_URI "> ;\n"
 	           "\tlv2:minorVersion 0 ;\n\tlv2:microVersion 1 ;\n"
 	           "\tlv2:requiredFeature urid:map ;\n"
-	           "\tlv2:optionalFeature lv2:hardRTCapable, log:log ;\n"
+	           "\tlv2:optionalFeature lv2:hardRTCapable, lv2:isLive, log:log ;\n"
 	           "\tlv2:port\n");
 
 	const unsigned mask = pendula_variant_model_mask(v);
@@ -331,6 +418,7 @@ static int write_bundle(const char *dir, const char *binary, int n_extra, char *
 	      "\t\tfoaf:mbox <" MAINTAINER_MBOX "> ;\n\t\tfoaf:homepage <" MAINTAINER_HOMEPAGE
 	      ">\n\t] .\n",
 	      f);
+	write_groups(f);
 	for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
 		write_plugin(f, v);
 	if (close_out(f, path))
