@@ -353,6 +353,17 @@ static void test_render(void)
 	host_run(3, 100);
 	check_render(64, 500);
 	check_render(128, 128);
+	/* a plugin with a choice of surface: the other one too (the bead's
+	 * moving floor, drawn in the plane) */
+	if (pendula_port_index(cur, P_SURFACE) >= 0) {
+		set(P_SURFACE, 1.0f);
+		set(P_WAVE_AMP, 0.2f);
+		set(P_RESET, 1.0f);
+		host_run(1, BLOCK);
+		set(P_RESET, 0.0f);
+		host_run(40, BLOCK);
+		check_render(128, 128);
+	}
 	host_close();
 }
 

@@ -180,7 +180,9 @@ groups() {
 #    climbs (without torque and damping it stays constant); the bead has no
 #    torque: time scale and drag at their maximum, the energy falls.
 interact() {
-	for i in $(seq 40); do
+	# (at a tenth of real time the Chaos Man's arms can stay near body 1
+	# for several seconds: wait up to about 12 s)
+	for i in $(seq 120); do
 		bob=$("$probe" point --plugin "$plugin" --log "$log" --size "$win_w" "$win_h" --what bob1)
 		[ $? = 0 ] && break
 		bob=""

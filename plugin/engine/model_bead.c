@@ -458,26 +458,26 @@ static double bead_step_bound(const pendula_system *sys, double energy_norm)
 }
 
 /* The rate rule of bead_step_bound (speed times curvature: the turn of the
- * velocity per step) applied to the actual
- * motion on the ellipsoid instead of the worst case its energy allows: the
- * largest normal curvature at the bead's point, over every direction it
- * may be moving in, kappa <= max(w) / |W r| (W = diag(1/axis^2), W r the
- * normal; the normal curvature along v is (sum w_i v_i^2) / (|v|^2 |W r|)),
- * times the speed the bead can reach within the step, |v| + g_max h (only
- * gravity and the pivot's pseudo-force speed it up; drag slows it):
+ * velocity per step) applied to the actual motion on the ellipsoid instead
+ * of the worst case its energy allows: the largest normal curvature at the
+ * bead's point over every direction it may be moving in, kappa = max(w) /
+ * |W r| (W = diag(1/axis^2), W r the normal; the normal curvature along v
+ * is (sum w_i v_i^2) / (|v|^2 |W r|)), times the speed the bead can reach
+ * within the step, |v| + g_max h (only gravity and the pivot's
+ * pseudo-force speed it up; drag slows it):
  *   kappa (|v| + g_max h) h <= KAPPA_STATE.
  * At the end of the shortest axis at full speed this is the energy bound;
- * everywhere else the step can be longer.  (The curvature along v alone
- * would let the step grow more, but the direction turns into the sharp
- * one within a few steps: on an ellipsoid of axes 0.5, 2, 4 the energy
- * spread over 10^6 frames grew a hundredfold.)  KAPPA_STATE is below the
- * energy bound's PENDULA_KAPPA_SLOW: energy spread over 10^7 frames at
- * 48 kHz, from the default start (the energy bound alone: 2.9e-9 at 0.0213
- * steps per frame): 3.0e-7 at 0.05 (0.0111 steps per frame), 1.1e-7 at
- * 0.04 (0.0117), 1.6e-8 at 0.03 (0.0133); 0.04 keeps a factor 10 below
- * the 1e-6 the engine promises, for 45 % fewer steps.  The engine chooses the step
- * again before every step (shrinking at once); the energy bound stays a
- * floor.  The moving floor keeps the energy bound. */
+ * elsewhere the step can be longer.  (The curvature along v alone would
+ * let the step grow more, but the velocity turns into the sharp direction
+ * within a few steps: on an ellipsoid of axes 0.5, 2, 4 the energy spread
+ * grew a hundredfold.)  KAPPA_STATE is below the energy bound's
+ * PENDULA_KAPPA_SLOW.  Energy spread over 10^7 frames at 48 kHz from the
+ * default start (the energy bound alone: 2.9e-9, 0.0213 steps per frame):
+ * 3.0e-7 at 0.05 (0.0111 steps per frame), 1.1e-7 at 0.04 (0.0117), 1.6e-8
+ * at 0.03 (0.0133); 0.04 stays a factor 10 below the 1e-6 the engine
+ * promises, for 45 % fewer steps.  The engine chooses the step again
+ * before every step (shrinking at once); the energy bound stays a floor.
+ * The moving floor keeps the energy bound. */
 static double bead_step_bound_at(const pendula_system *sys, const pendula_state *s,
                                  const double *qdot, double energy_norm)
 {
