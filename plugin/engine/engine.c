@@ -688,6 +688,7 @@ static void steps_for_frame(pendula_engine *e)
 			/* Work cap reached: simulated time slows down for this
 			 * frame rather than the integrator losing accuracy or
 			 * stability. */
+			e->stats.lost_time += (u - (1.0 - DBL_EPSILON)) * e->h;
 			u = 1.0 - DBL_EPSILON; /* read the end of this step */
 			e->stats.capped_frames++;
 			break;
