@@ -513,9 +513,12 @@ static void next_step(pendula_engine *e)
 	}
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		const uint32_t bit = (uint32_t)1 << k;
-		if (start_val[PENDULA_CH_THETA + k] != 0.0 || start_der[PENDULA_CH_THETA + k] != 0.0 ||
-		    start_der[PENDULA_CH_OMEGA + k] != 0.0 || e->end_val[PENDULA_CH_THETA + k] != 0.0 ||
-		    e->end_der[PENDULA_CH_THETA + k] != 0.0 || e->end_der[PENDULA_CH_OMEGA + k] != 0.0)
+		if (start_val[PENDULA_CH_THETA + k] != 0.0 ||
+		    start_der[PENDULA_CH_THETA + k] != 0.0 ||
+		    start_der[PENDULA_CH_OMEGA + k] != 0.0 ||
+		    e->end_val[PENDULA_CH_THETA + k] != 0.0 ||
+		    e->end_der[PENDULA_CH_THETA + k] != 0.0 ||
+		    e->end_der[PENDULA_CH_OMEGA + k] != 0.0)
 			e->qlive |= bit;
 		else if (!(e->qlive & bit))
 			continue; /* zeros give zeros (quintic of zeros is +0) */
@@ -839,13 +842,23 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 		steps_for_frame(e);
 }
 
+/* The output loops below run 8 frames per instruction where the CPU has
+ * AVX2, chosen at load time (an ifunc), 4 with the baseline SSE2: the same
+ * single-precision operations in the same order (AVX2 without FMA, and no
+ * contraction), so the output bits do not depend on the path. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define PENDULA_OUTPUT_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PENDULA_OUTPUT_CLONES
+#endif
+
 /* Frame indices within a step stay far below 2^31 (a step lasts at most
  * H_MAX / time_scale_min seconds of audio), so int32 arithmetic is exact.
  * The outputs are single precision: evaluating the interpolant in single
  * precision costs at most an ulp or two of the output and runs four frames
  * per SIMD instruction. */
-static void write_angle(float *restrict out, const float *restrict c, float u0, float du,
-                        int32_t idx, int32_t m)
+PENDULA_OUTPUT_CLONES static void write_angle(float *restrict out, const float *restrict c,
+                                              float u0, float du, int32_t idx, int32_t m)
 {
 	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
 	for (int32_t i = 0; i < m; ++i) {
@@ -854,8 +867,8 @@ static void write_angle(float *restrict out, const float *restrict c, float u0, 
 	}
 }
 
-static void write_angle_any(float *restrict out, const float *restrict c, float u0, float du,
-                            int32_t idx, int32_t m)
+PENDULA_OUTPUT_CLONES static void write_angle_any(float *restrict out, const float *restrict c,
+                                                  float u0, float du, int32_t idx, int32_t m)
 {
 	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
 	for (int32_t i = 0; i < m; ++i) {
@@ -866,8 +879,9 @@ static void write_angle_any(float *restrict out, const float *restrict c, float 
 
 /* Any other channel, clamped to its range [lo, hi] (a cubic through two
  * values in range can overshoot it). */
-static void write_plain(float *restrict out, const float *restrict c, float u0, float du,
-                        int32_t idx, int32_t m, float lo, float hi)
+PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *restrict c,
+                                              float u0, float du, int32_t idx, int32_t m, float lo,
+                                              float hi)
 {
 	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
 	for (int32_t i = 0; i < m; ++i) {
