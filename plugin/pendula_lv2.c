@@ -187,6 +187,10 @@ typedef struct {
 	bool position_event; /* a time:Position arrived since the last phase lock */
 	double sync_hz[2];   /* tempo-synced forcing (x, y), Hz of audio time; 0: free */
 
+	/* time_ratio (see time_ratio_begin/_end): simulated seconds the
+	 * engine's work cap had dropped when the block began. */
+	double lost_time_begin;
+
 	/* Inline display (inline_display.c); NULL: none */
 	pendula_idpy *idpy;
 } Pendula;
@@ -346,13 +350,41 @@ static void write_control_outputs(Pendula *self)
 		if (self->signal_mirror[s] != P_NONE)
 			write_control_output(self, (pendula_port_id)self->signal_mirror[s],
 			                     self->signal_last[s]);
-	if (!self->port[P_CTL_PIVOT_X] && !self->port[P_CTL_PIVOT_Y])
+	if (!self->port[P_CTL_PIVOT_X] && !self->port[P_CTL_PIVOT_Y] && !self->port[P_CTL_PIVOT_Z])
 		return;
 	pendula_frame f;
 	pendula_engine_last(self->engine, &f);
 	write_control_output(self, P_CTL_PIVOT_X, pendula_flush_output((float)f.pivot_x));
 	write_control_output(self, P_CTL_PIVOT_Y, pendula_flush_output((float)f.pivot_y));
 	write_control_output(self, P_CTL_PIVOT_Z, pendula_flush_output((float)f.pivot_z));
+}
+
+/* time_ratio: the simulated time the block advanced over what time_scale
+ * asks (time_scale x the block's audio time), from the time the engine's
+ * work cap dropped (pendula_stats.lost_time); 1 while the engine keeps up.
+ * Nothing to do when the port is unconnected. */
+static void time_ratio_begin(Pendula *self)
+{
+	if (!self->port[P_CTL_TIME_RATIO])
+		return;
+	pendula_stats st;
+	pendula_engine_stats(self->engine, &st);
+	self->lost_time_begin = st.lost_time;
+}
+
+static void time_ratio_end(Pendula *self, uint32_t n_samples)
+{
+	float *out = (float *)self->port[P_CTL_TIME_RATIO];
+	if (!out)
+		return;
+	pendula_stats st;
+	pendula_engine_stats(self->engine, &st);
+	const double lost = st.lost_time - self->lost_time_begin;
+	const double asked = self->params.time_scale * (double)n_samples / self->sample_rate;
+	double ratio = 1.0;
+	if (lost > 0.0 && asked > 0.0)
+		ratio = 1.0 - lost / asked;
+	*out = ratio >= 1.0 ? 1.0f : ratio > 1e-6 ? (float)ratio : 0.0f;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -767,6 +799,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	}
 
 	midi_begin(self, n_samples);
+	time_ratio_begin(self);
 	cc_configure(self);
 	if (self->controls_changed)
 		self->smoothing = smoothers_moving(self);
@@ -812,6 +845,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 
 	midi_end(self);
 	write_control_outputs(self);
+	time_ratio_end(self, n_samples);
 	pendula_idpy_run(self->idpy, self->engine, n_samples);
 }
 

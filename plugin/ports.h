@@ -236,7 +236,8 @@ typedef enum {
 	X(P_CC_14BIT, "cc_14bit", "14-bit CC", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Send MSB on cc and LSB on cc+32") \
 	X(P_PIVOT_X_SYNC, "pivot_x_sync", "Pivot X tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the X forcing to a note value of the host tempo (0 = free)") \
 	X(P_PIVOT_Y_SYNC, "pivot_y_sync", "Pivot Y tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the Y forcing to a note value of the host tempo (0 = free)") \
-	X(P_RESET_ON_START, "reset_on_start", "Reset on transport start", PK_CONTROL_IN, PM_ALL, 0, 1, 1, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Restart when the host transport starts rolling")
+	X(P_RESET_ON_START, "reset_on_start", "Reset on transport start", PK_CONTROL_IN, PM_ALL, 0, 1, 1, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Restart when the host transport starts rolling") \
+	X(P_CTL_TIME_RATIO, "time_ratio", "Time ratio", PK_CONTROL_OUT, PM_ALL, 0, 1, 1, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Simulated time over time_scale x audio time in the last block: 1 while the engine keeps up, below 1 when its work cap slowed the motion")
 // clang-format on
 
 typedef enum {

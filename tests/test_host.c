@@ -1582,6 +1582,11 @@ static void test_control_outputs(void)
 	CHECK(mismatches == 0, "%zu control outputs differ from the last frame", mismatches);
 	CHECK(pivot_bad == 0, "pivot_x_ctl/pivot_y_ctl wrong in %zu blocks (max error %.2e)",
 	      pivot_bad, worst_pivot);
+	/* The engine keeps up with these settings: time_ratio is exactly 1. */
+	size_t slowed = 0;
+	for (size_t blk = 0; blk < r.n_blocks; ++blk)
+		slowed += r.ctl[P_CTL_TIME_RATIO][blk] != 1.0f;
+	CHECK(slowed == 0, "time_ratio below 1 in %zu blocks of an easy setting", slowed);
 
 	if (count != P_NONE && angle_output(0) != P_NONE) {
 		/* N = 2: the angles of bodies 3.. are 0 (models with angle
@@ -1620,6 +1625,57 @@ static void test_control_outputs(void)
 		rec_free(&more);
 		rec_free(&fewer);
 	}
+	rec_free(&r);
+	host_free(h);
+}
+
+/* time_ratio against a clock read from the motion: a slow y forcing, whose
+ * pivot position pivot_y_ctl = Ay cos(2 pi fy t) gives the simulated time t
+ * at the end of each block, while a fast x forcing (200 Hz at time_scale
+ * 100: 20 kHz of simulated forcing per second of audio, with a pivot moving
+ * 0.1 mm) asks for more steps than the work cap allows.  The simulated time
+ * the outputs show must be the sum over the blocks of time_ratio x
+ * time_scale x block length, and below time_scale x audio time (the cap
+ * really slowed the motion: the test means something). */
+static void test_time_ratio(void)
+{
+	const double ts = 100.0, ay = 1e-3, fy = 0.04;
+	Host *h = host_new(cur_variant, cur_rate);
+	host_set(h, P_TIME_SCALE, (float)ts);
+	host_set(h, P_PIVOT_X_AMP, 1e-4f);
+	host_set(h, P_PIVOT_X_FREQ, 200.0f);
+	host_set(h, P_PIVOT_Y_AMP, (float)ay);
+	host_set(h, P_PIVOT_Y_FREQ, (float)fy);
+	Rec r = {0};
+	Blocking b = {0, 4711, true, false};
+	/* at most a quarter turn of the clock: 6.25 simulated s */
+	host_render(h, &r, (uint32_t)(6.25 / ts * cur_rate), &b);
+	double t_ratio = 0.0, worst = 0.0, slowest = 1.0;
+	size_t prev = 0, out_of_range = 0;
+	for (size_t blk = 0; blk < r.n_blocks; ++blk) {
+		const size_t end = r.block_end[blk];
+		const float ratio = r.ctl[P_CTL_TIME_RATIO][blk];
+		out_of_range += !(ratio >= 0.0f && ratio <= 1.0f);
+		t_ratio += (double)ratio * ts * (double)(end - prev) / cur_rate;
+		prev = end;
+		if (end == 0)
+			continue;
+		slowest = fmin(slowest, ratio);
+		/* (the control outputs show the block's last frame: at most
+		 * one frame's time_scale / rate before the block's end) */
+		const double c = r.ctl[P_CTL_PIVOT_Y][blk] / ay;
+		const double t_clock = acos(fmax(-1.0, fmin(1.0, c))) / (2.0 * PI * fy);
+		if (t_ratio > 0.5) /* acos is well conditioned away from t = 0 */
+			worst = fmax(worst, fabs(t_clock - t_ratio));
+	}
+	const double asked = ts * (double)r.n / cur_rate;
+	printf("\n    simulated %.3f s of %.3f s asked, slowest block %.3f, worst error %.2e s",
+	       t_ratio, asked, slowest, worst);
+	CHECK(out_of_range == 0, "time_ratio outside [0, 1] in %zu blocks", out_of_range);
+	CHECK(t_ratio < 0.9 * asked, "the work cap did not slow this setting (%.3f of %.3f s)",
+	      t_ratio, asked);
+	CHECK(worst < 1.2 * ts / cur_rate,
+	      "time_ratio disagrees with the simulated clock by %.2e s", worst);
 	rec_free(&r);
 	host_free(h);
 }
@@ -1854,6 +1910,7 @@ static CU_TestInfo rate_tests[] = {
     {"reset", test_reset},
     {"null_outputs", test_null_outputs},
     {"control_outputs", test_control_outputs},
+    {"time_ratio", test_time_ratio},
     {"midi_through", test_midi_through},
     {"midi_wiring", test_midi_wiring},
     {"bad_input", test_bad_input},

@@ -134,15 +134,22 @@ double pendula_power(const pendula_system *sys, const double *q, const double *q
 	return sys->ops->power(sys, q, qdot, phase_x, phase_y);
 }
 
+/* amp sin(phase) (or cos), without the sine for an unforced axis at phase
+ * 0 (the usual case: its phase never moves), where the product is +0. */
+static inline double pivot_sin(double amp, double phase)
+{
+	return amp != 0.0 || phase != 0.0 ? amp * sin(phase) : 0.0;
+}
+
 void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x, double *y)
 {
-	*x = sys->force.amp_x * sin(phase_x);
-	*y = sys->force.amp_y * cos(phase_y);
+	*x = pivot_sin(sys->force.amp_x, phase_x);
+	*y = sys->force.amp_y != 0.0 || phase_y != 0.0 ? sys->force.amp_y * cos(phase_y) : 0.0;
 }
 
 double pendula_pivot_z(const pendula_system *sys, double phase_z)
 {
-	return sys->force.amp_z * sin(phase_z);
+	return pivot_sin(sys->force.amp_z, phase_z);
 }
 
 void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
@@ -212,6 +219,11 @@ struct pendula_engine {
 	 * whole step (most steps of most angles), WRAP_ONCE if one correction
 	 * by 2 suffices, WRAP_ANY if the step spans more than a turn. */
 	unsigned char wrap[PENDULA_MAX_BODIES];
+	/* Rows of fpoly / poly (bit ch) and of qpoly (bit k) that may be
+	 * nonzero: the others hold zeros, and next_step and fill_frame_at
+	 * skip them (a model fills a few of the channels; see live_rows). */
+	uint32_t live;
+	uint32_t qlive;
 	pendula_system sys;
 	pendula_state st; /* state at the end of the current step */
 	pendula_predictor pred;
@@ -468,13 +480,22 @@ static void next_step(pendula_engine *e)
 		memset(start_val, 0, sizeof(start_val));
 		memset(start_der, 0, sizeof(start_der));
 	}
+	_Static_assert(PENDULA_N_CHANNELS <= 32 && PENDULA_MAX_BODIES <= 32, "live masks");
 	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch) {
 		double c[4] = {0.0, 0.0, 0.0, 0.0};
-		/* (most models leave most channels at 0: their cubic is 0) */
+		/* (most models leave most channels at 0: their cubic is 0, and
+		 * a row that already holds zeros is left alone) */
+		const uint32_t bit = (uint32_t)1 << ch;
 		if (start_val[ch] != 0.0 || start_der[ch] != 0.0 || e->end_val[ch] != 0.0 ||
-		    e->end_der[ch] != 0.0)
+		    e->end_der[ch] != 0.0) {
 			hermite(c, start_val[ch], start_der[ch], e->end_val[ch], e->end_der[ch],
 			        e->h);
+			e->live |= bit;
+		} else if (e->live & bit) {
+			e->live &= ~bit; /* written as zeros below */
+		} else {
+			continue;
+		}
 		if (ch >= PENDULA_CH_TIP_X && ch - PENDULA_CH_TIP_X < N_POLY)
 			memcpy(e->poly[ch - PENDULA_CH_TIP_X], c, sizeof(c));
 		const double scale =
@@ -490,11 +511,24 @@ static void next_step(pendula_engine *e)
 			                                                          : -1e30f;
 		}
 	}
-	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		const uint32_t bit = (uint32_t)1 << k;
+		if (start_val[PENDULA_CH_THETA + k] != 0.0 ||
+		    start_der[PENDULA_CH_THETA + k] != 0.0 ||
+		    start_der[PENDULA_CH_OMEGA + k] != 0.0 ||
+		    e->end_val[PENDULA_CH_THETA + k] != 0.0 ||
+		    e->end_der[PENDULA_CH_THETA + k] != 0.0 ||
+		    e->end_der[PENDULA_CH_OMEGA + k] != 0.0)
+			e->qlive |= bit;
+		else if (!(e->qlive & bit))
+			continue; /* zeros give zeros (quintic of zeros is +0) */
+		else
+			e->qlive &= ~bit;
 		quintic(e->qpoly[k], start_val[PENDULA_CH_THETA + k],
 		        start_der[PENDULA_CH_THETA + k], start_der[PENDULA_CH_OMEGA + k],
 		        e->end_val[PENDULA_CH_THETA + k], e->end_der[PENDULA_CH_THETA + k],
 		        e->end_der[PENDULA_CH_OMEGA + k], e->h);
+	}
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		/* |p(u) - c0| <= |c1| + |c2| + |c3| on [0, 1]; the margin covers
 		 * single-precision rounding.  The step starts wrapped, in
@@ -647,6 +681,12 @@ static inline double fpoly_eval(const float *c, double u)
 	return c[0] + u * (c[1] + u * (c[2] + u * (double)c[3]));
 }
 
+/* The same, +0 for a row of zeros without reading it. */
+static inline double fpoly_live(const pendula_engine *e, int ch, double u)
+{
+	return e->live & ((uint32_t)1 << ch) ? fpoly_eval(e->fpoly[ch], u) : 0.0;
+}
+
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
  * interpolant already in units of pi.  Within a step an angle usually moves
  * by far less than pi (the step size keeps h |w| small) and the step starts
@@ -688,6 +728,7 @@ static void steps_for_frame(pendula_engine *e)
 			/* Work cap reached: simulated time slows down for this
 			 * frame rather than the integrator losing accuracy or
 			 * stability. */
+			e->stats.lost_time += (u - (1.0 - DBL_EPSILON)) * e->h;
 			u = 1.0 - DBL_EPSILON; /* read the end of this step */
 			e->stats.capped_frames++;
 			break;
@@ -729,6 +770,12 @@ static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
 {
 	const double inv_h = 1.0 / e->h;
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		if (!(e->qlive & ((uint32_t)1 << k))) {
+			/* a row of zeros evaluates to +0 */
+			f->theta[k] = 0.0;
+			f->omega[k] = 0.0;
+			continue;
+		}
 		const double *q = e->qpoly[k];
 		f->theta[k] = pendula_wrap_angle(
 		    q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * (q[4] + u * q[5])))));
@@ -750,9 +797,9 @@ static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
 	f->tip_z = f->tip_z_norm * e->sys.tip_length;
 	f->pivot_z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
-		f->x[k] = fpoly_eval(e->fpoly[PENDULA_CH_X + k], u);
-		f->y[k] = fpoly_eval(e->fpoly[PENDULA_CH_Y + k], u);
-		f->z[k] = fpoly_eval(e->fpoly[PENDULA_CH_Z + k], u);
+		f->x[k] = fpoly_live(e, PENDULA_CH_X + k, u);
+		f->y[k] = fpoly_live(e, PENDULA_CH_Y + k, u);
+		f->z[k] = fpoly_live(e, PENDULA_CH_Z + k, u);
 	}
 #undef POLY
 }
@@ -795,13 +842,23 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 		steps_for_frame(e);
 }
 
+/* The output loops below run 8 frames per instruction where the CPU has
+ * AVX2, chosen at load time (an ifunc), 4 with the baseline SSE2: the same
+ * single-precision operations in the same order (AVX2 without FMA, and no
+ * contraction), so the output bits do not depend on the path. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define PENDULA_OUTPUT_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PENDULA_OUTPUT_CLONES
+#endif
+
 /* Frame indices within a step stay far below 2^31 (a step lasts at most
  * H_MAX / time_scale_min seconds of audio), so int32 arithmetic is exact.
  * The outputs are single precision: evaluating the interpolant in single
  * precision costs at most an ulp or two of the output and runs four frames
  * per SIMD instruction. */
-static void write_angle(float *restrict out, const float *restrict c, float u0, float du,
-                        int32_t idx, int32_t m)
+PENDULA_OUTPUT_CLONES static void write_angle(float *restrict out, const float *restrict c,
+                                              float u0, float du, int32_t idx, int32_t m)
 {
 	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
 	for (int32_t i = 0; i < m; ++i) {
@@ -810,8 +867,8 @@ static void write_angle(float *restrict out, const float *restrict c, float u0, 
 	}
 }
 
-static void write_angle_any(float *restrict out, const float *restrict c, float u0, float du,
-                            int32_t idx, int32_t m)
+PENDULA_OUTPUT_CLONES static void write_angle_any(float *restrict out, const float *restrict c,
+                                                  float u0, float du, int32_t idx, int32_t m)
 {
 	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
 	for (int32_t i = 0; i < m; ++i) {
@@ -822,8 +879,9 @@ static void write_angle_any(float *restrict out, const float *restrict c, float 
 
 /* Any other channel, clamped to its range [lo, hi] (a cubic through two
  * values in range can overshoot it). */
-static void write_plain(float *restrict out, const float *restrict c, float u0, float du,
-                        int32_t idx, int32_t m, float lo, float hi)
+PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *restrict c,
+                                              float u0, float du, int32_t idx, int32_t m, float lo,
+                                              float hi)
 {
 	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
 	for (int32_t i = 0; i < m; ++i) {

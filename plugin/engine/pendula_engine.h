@@ -236,6 +236,7 @@ const pendula_system *pendula_engine_system(const pendula_engine *e);
 typedef struct {
 	uint64_t frames, steps, iterations, restarts, capped_frames;
 	uint64_t retries;         /* steps taken again at half the length (a solve failed) */
+	double lost_time;         /* simulated seconds the work cap dropped (time_ratio) */
 	double step_size;         /* current step, simulated seconds */
 	int max_steps_per_frame;  /* the work cap per frame at this sample rate, rounded up */
 	int max_steps_per_second; /* the work cap: step attempts per second of audio */

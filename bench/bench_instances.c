@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Instances per core: N instances of one plugin (default `double`) run one
+ * after the other in one thread, as a host runs a session's plugins, at
+ * 48 kHz in blocks of 256 frames, each with its own buffers and every port
+ * connected (control inputs at their defaults, so the MIDI CC encoder runs,
+ * an empty input sequence, a MIDI output).  The plugin is loaded through its
+ * own descriptor (dlopen of the bundle's pendula.so), no lilv in between.
+ *
+ * N keeps up if the thread's CPU time for TRIAL seconds of audio, for all N
+ * instances, is at most that audio time (one core, no headroom).  The
+ * benchmark doubles N until an N fails, then bisects, and prints the largest
+ * N that kept up, with its CPU load:
+ *   bench instances_PLUGIN max_realtime=N load=L ns_per_frame_per_instance=X
+ * Thread CPU time, so other processes on the machine disturb it less than
+ * wall time would (their cache traffic still does).  Prints, never asserts.
+ *
+ * usage: bench_instances BUNDLE_DIR [PLUGIN [TRIAL_SECONDS]]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ports.h"
+
+#include <lv2/atom/atom.h>
+#include <lv2/core/lv2.h>
+#include <lv2/urid/urid.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RATE      48000.0
+#define BLOCK     256u
+#define ATOM_SIZE 8192u
+#define MAX_N     16384
+
+static const char *uris[256];
+static uint32_t n_uris;
+
+static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri)
+{
+	(void)handle;
+	for (uint32_t i = 0; i < n_uris; ++i)
+		if (!strcmp(uris[i], uri))
+			return i + 1;
+	if (n_uris == 256)
+		return 0;
+	uris[n_uris++] = uri; /* the plugin's strings are static */
+	return n_uris;
+}
+
+typedef struct {
+	LV2_Handle handle;
+	float *mem; /* controls, signals */
+	LV2_Atom_Sequence *in, *out;
+} instance;
+
+static const LV2_Descriptor *desc;
+static pendula_variant variant;
+static LV2_URID urid_sequence, urid_chunk;
+
+static double thread_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int instance_new(instance *in, const LV2_Feature *const *features)
+{
+	in->handle = desc->instantiate(desc, RATE, "", features);
+	if (!in->handle)
+		return 0;
+	const uint32_t n_ports = pendula_port_count(variant);
+	in->mem = calloc((size_t)n_ports * BLOCK, sizeof(float));
+	in->in = aligned_alloc(8, ATOM_SIZE);
+	in->out = aligned_alloc(8, ATOM_SIZE);
+	if (!in->mem || !in->in || !in->out)
+		return 0;
+	for (uint32_t i = 0; i < n_ports; ++i) {
+		const pendula_port_id id = (pendula_port_id)pendula_port_id_at(variant, i);
+		float *buf = in->mem + (size_t)i * BLOCK;
+		switch (pendula_ports[id].kind) {
+		case PK_CONTROL_IN:
+			buf[0] = pendula_port_default(variant, id);
+			desc->connect_port(in->handle, i, buf);
+			break;
+		case PK_CONTROL_OUT:
+		case PK_SIGNAL_OUT:
+			desc->connect_port(in->handle, i, buf);
+			break;
+		case PK_ATOM_IN:
+			desc->connect_port(in->handle, i, in->in);
+			break;
+		case PK_ATOM_OUT:
+			desc->connect_port(in->handle, i, in->out);
+			break;
+		}
+	}
+	desc->activate(in->handle);
+	return 1;
+}
+
+static void instance_run(instance *in)
+{
+	in->in->atom.type = urid_sequence;
+	in->in->atom.size = sizeof(LV2_Atom_Sequence_Body);
+	in->in->body.unit = 0;
+	in->in->body.pad = 0;
+	in->out->atom.type = urid_chunk;
+	in->out->atom.size = ATOM_SIZE - sizeof(LV2_Atom);
+	desc->run(in->handle, BLOCK);
+}
+
+/* CPU seconds per second of audio for n instances. */
+static double load_of(instance *inst, int n, double trial)
+{
+	const int blocks = (int)(trial * RATE / BLOCK);
+	/* one block each first: caches and branch predictors as in a session */
+	for (int i = 0; i < n; ++i)
+		instance_run(&inst[i]);
+	const double t0 = thread_now();
+	for (int b = 0; b < blocks; ++b)
+		for (int i = 0; i < n; ++i)
+			instance_run(&inst[i]);
+	return (thread_now() - t0) / ((double)blocks * BLOCK / RATE);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: bench_instances BUNDLE_DIR [PLUGIN [TRIAL_SECONDS]]\n");
+		return 2;
+	}
+	const char *name = argc > 2 ? argv[2] : "double";
+	const double trial = argc > 3 ? atof(argv[3]) : 1.0;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/pendula.so", argv[1]);
+	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		fprintf(stderr, "bench_instances: %s\n", dlerror());
+		return 1;
+	}
+	LV2_Descriptor_Function fn;
+	*(void **)&fn = dlsym(lib, "lv2_descriptor");
+	int v = 0;
+	while (v < PENDULA_N_VARIANTS && strcmp(pendula_variant_names[v], name))
+		++v;
+	if (!fn || v == PENDULA_N_VARIANTS) {
+		fprintf(stderr, "bench_instances: no plugin %s\n", name);
+		return 1;
+	}
+	variant = (pendula_variant)v;
+	for (uint32_t i = 0; (desc = fn(i)); ++i)
+		if (!strcmp(desc->URI, pendula_variant_uris[v]))
+			break;
+	if (!desc)
+		return 1;
+	LV2_URID_Map map = {NULL, map_uri};
+	const LV2_Feature map_feature = {LV2_URID__map, &map};
+	const LV2_Feature *features[] = {&map_feature, NULL};
+	urid_sequence = map_uri(NULL, LV2_ATOM__Sequence);
+	urid_chunk = map_uri(NULL, LV2_ATOM__Chunk);
+
+	instance *inst = calloc(MAX_N, sizeof(instance));
+	int made = 0;
+	/* grow: 1, 2, 4, ... until an N does not keep up */
+	int good = 0, bad = 0;
+	double good_load = 0.0;
+	for (int n = 1; n <= MAX_N; n *= 2) {
+		for (; made < n; ++made)
+			if (!instance_new(&inst[made], features)) {
+				fprintf(stderr, "bench_instances: instantiate failed\n");
+				return 1;
+			}
+		const double load = load_of(inst, n, trial);
+		printf("#   %d instances: %.3f of a core\n", n, load);
+		if (load > 1.0) {
+			bad = n;
+			break;
+		}
+		good = n;
+		good_load = load;
+	}
+	/* bisect between the last N that kept up and the first that did not */
+	while (bad && bad - good > (good >= 64 ? good / 64 : 1)) {
+		const int n = (good + bad) / 2;
+		const double load = load_of(inst, n, trial);
+		printf("#   %d instances: %.3f of a core\n", n, load);
+		if (load > 1.0) {
+			bad = n;
+		} else {
+			good = n;
+			good_load = load;
+		}
+	}
+	printf("# %s at %.0f Hz, blocks of %u, %.2g s of audio per trial, thread CPU time\n", name,
+	       RATE, BLOCK, trial);
+	printf("bench instances_%s max_realtime=%d load=%.3f ns_per_frame_per_instance=%.2f\n",
+	       name, good, good_load, good > 0 ? good_load * 1e9 / RATE / good : 0.0);
+	for (int i = 0; i < made; ++i) {
+		desc->cleanup(inst[i].handle);
+		free(inst[i].mem);
+		free(inst[i].in);
+		free(inst[i].out);
+	}
+	free(inst);
+	dlclose(lib);
+	return 0;
+}
