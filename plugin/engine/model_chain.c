@@ -75,10 +75,9 @@ _Static_assert(sizeof(pendula_chain) <= PENDULA_SYSTEM_BYTES, "model constants f
 /* Linear algebra: Cholesky of a symmetric positive-definite n x n matrix    */
 /* (lower triangle used) and the solve.                                      */
 
-static inline __attribute__((always_inline)) void
-cholesky_solve(double a[NMAX][NMAX], const double *y, double *x, const int n)
+static inline __attribute__((always_inline)) void cholesky_factor(double a[NMAX][NMAX],
+                                                                  double *inv_d, const int n)
 {
-	double inv_d[NMAX];
 	for (int j = 0; j < n; ++j) {
 		double d = a[j][j];
 		for (int k = 0; k < j; ++k)
@@ -93,6 +92,14 @@ cholesky_solve(double a[NMAX][NMAX], const double *y, double *x, const int n)
 			a[i][j] = s * inv_d[j];
 		}
 	}
+}
+
+/* x = (L L^T)^-1 y with the factor from cholesky_factor (x may be y). */
+static inline __attribute__((always_inline)) void cholesky_apply(const double a[NMAX][NMAX],
+                                                                 const double *inv_d,
+                                                                 const double *y, double *x,
+                                                                 const int n)
+{
 	double z[NMAX];
 	for (int i = 0; i < n; ++i) {
 		double s = y[i];
@@ -106,6 +113,14 @@ cholesky_solve(double a[NMAX][NMAX], const double *y, double *x, const int n)
 			s -= a[k][i] * x[k];
 		x[i] = s * inv_d[i];
 	}
+}
+
+static inline __attribute__((always_inline)) void
+cholesky_solve(double a[NMAX][NMAX], const double *y, double *x, const int n)
+{
+	double inv_d[NMAX];
+	cholesky_factor(a, inv_d, n);
+	cholesky_apply(a, inv_d, y, x, n);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -218,16 +233,21 @@ typedef struct {
 	double cd[NMAX][NMAX], sd[NMAX][NMAX]; /* cos, sin (th_j - th_k), j < k */
 } trig_cache;
 
-static inline __attribute__((always_inline)) void trig_fill(const double *th, trig_cache *tc,
-                                                            const int n)
+static inline __attribute__((always_inline)) void trig_pairs(trig_cache *tc, const int n)
 {
-	for (int k = 0; k < n; ++k)
-		pendula_sincos(th[k], &tc->s[k], &tc->c[k]);
 	for (int j = 0; j < n; ++j)
 		for (int k = j + 1; k < n; ++k) {
 			tc->cd[j][k] = tc->c[j] * tc->c[k] + tc->s[j] * tc->s[k];
 			tc->sd[j][k] = tc->s[j] * tc->c[k] - tc->c[j] * tc->s[k];
 		}
+}
+
+static inline __attribute__((always_inline)) void trig_fill(const double *th, trig_cache *tc,
+                                                            const int n)
+{
+	for (int k = 0; k < n; ++k)
+		pendula_sincos(th[k], &tc->s[k], &tc->c[k]);
+	trig_pairs(tc, n);
 }
 
 /* a_jk for j < k */
@@ -290,11 +310,9 @@ static void chain_momentum(const pendula_system *sys, const double *q, const dou
 
 /* R thddot = dT/dth - Rdot thdot - dU_eff/dth + F; the first two together
  * are -sum_k a_jk sin(th_j - th_k) thdot_k^2. */
-static inline void accel_at(const pendula_chain *ch, const trig_cache *tc, const double *w,
-                            double gx, double gy, double *acc, const int n)
+static inline void accel_rhs(const pendula_chain *ch, const trig_cache *tc, const double *w,
+                             double gx, double gy, double *rhs, const int n)
 {
-	double rhs[NMAX], a[NMAX][NMAX];
-	const double zero[NMAX] = {0};
 	gravity_force(ch, tc, gx, gy, rhs, n);
 	for (int k = 0; k < n; ++k)
 		rhs[k] += ch->sigma[k] - ch->lambda[k] * w[k];
@@ -304,6 +322,14 @@ static inline void accel_at(const pendula_chain *ch, const trig_cache *tc, const
 			rhs[j] -= as * w[k] * w[k];
 			rhs[k] += as * w[j] * w[j];
 		}
+}
+
+static inline void accel_at(const pendula_chain *ch, const trig_cache *tc, const double *w,
+                            double gx, double gy, double *acc, const int n)
+{
+	double rhs[NMAX], a[NMAX][NMAX];
+	const double zero[NMAX] = {0};
+	accel_rhs(ch, tc, w, gx, gy, rhs, n);
 	mass_matrix(ch, tc, zero, a, n);
 	cholesky_solve(a, rhs, acc, n);
 }
@@ -366,13 +392,74 @@ static double chain_power(const pendula_system *sys, const double *q, const doub
 
 /*
  * One implicit midpoint step in (theta, p), solved for the midpoint
- * velocity w by fixed-point iteration:
+ * velocity w:
  *   th_m = th0 + h/2 w,
  *   (R(th_m) + h/2 Lambda) w = p0 + h/2 [dT/dth(th_m, w) - dU_eff/dth(th_m) + sigma],
  * then th1 = th0 + h w, p1 = p0 + h pdot(th_m, w).  The first guess
  * extrapolates the last three midpoint velocities plus the error the same
- * stage made in the step before (model.h).
+ * stage made in the step before (model.h); it is off by about 1e-7 of w.
+ *
+ * The iteration is a simplified Newton in residual form: the matrix
+ * R(th_m) + h/2 Lambda is factored once, at the first th_m, and each
+ * further iteration corrects w by that factor applied to the exact
+ * residual.  The factor is off by O(h/2 |w - w_guess|), about 1e-10, so
+ * this contracts as fast as re-factoring every iteration did (by about
+ * 3e-3 per iteration: the rest is h/2 times the velocity dependence of
+ * the forces), without the square roots and divisions of a factoring
+ * on the critical path.  Between iterations th_m moves by h/2 times the
+ * correction, so sin and cos follow by Taylor's formula to the third order
+ * instead of being evaluated again.  (Stopping on the error estimated from
+ * the contraction, as Hairer & Wanner do, saved an iteration per solve but
+ * then needed the forces again at the last w for p1: measured no faster.)
  */
+/* Angle moves below this (rad) update sin, cos by Taylor's formula, whose
+ * error eps^4/24 is then below 5e-18. */
+#define TAYLOR_EPS 1e-4
+
+/* th_m = th0 + h/2 w, with its sines and cosines from the last ones */
+static inline __attribute__((always_inline)) void
+follow(const double *q, const double *w, double hh, double *th_m, trig_cache *tc, const int n)
+{
+	for (int k = 0; k < n; ++k) {
+		const double moved = q[k] + hh * w[k];
+		const double e = moved - th_m[k];
+		th_m[k] = moved;
+		if (fabs(e) < TAYLOR_EPS) {
+			const double sk = tc->s[k], ck = tc->c[k];
+			const double e2 = 0.5 * e * e;
+			const double e3 = e2 * e * (1.0 / 3.0);
+			tc->s[k] = sk + (ck * e - sk * e2 - ck * e3);
+			tc->c[k] = ck - (sk * e + ck * e2 - sk * e3);
+		} else {
+			pendula_sincos(moved, &tc->s[k], &tc->c[k]);
+		}
+	}
+	trig_pairs(tc, n);
+}
+
+/* f = dT/dth(th_m, w) - dU_eff/dth(th_m) + sigma, and the lower triangle
+ * of R(th_m) + diag(damp) */
+static inline __attribute__((always_inline)) void
+forces(const pendula_chain *ch, const trig_cache *tc, double gx, double gy, const double *w,
+       const double *damp, double *f, double a[NMAX][NMAX], const int n)
+{
+	gravity_force(ch, tc, gx, gy, f, n);
+	for (int k = 0; k < n; ++k) {
+		f[k] += ch->sigma[k];
+		a[k][k] = ch->j[k] + damp[k];
+	}
+	for (int k = 0; k < n; ++k)
+		for (int j = 0; j < k; ++j) {
+			const double ajk = coupling(ch, j, k);
+			a[k][j] = ajk * tc->cd[j][k];
+			/* dT/dth_j = -a_jk sin(th_j - th_k) w_j w_k, and the
+			 * opposite for th_k */
+			const double t = ajk * tc->sd[j][k] * w[j] * w[k];
+			f[j] -= t;
+			f[k] += t;
+		}
+}
+
 static inline __attribute__((always_inline)) int midpoint_n(const pendula_system *sys,
                                                             pendula_state *s, double h,
                                                             pendula_predictor *pr, const int n)
@@ -385,49 +472,51 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 		pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * hh,
 		                          s->phase_y + sys->force.omega_y * hh, &gx, &gy);
 
-	double damp[NMAX], th_m[NMAX], w[NMAX], f[NMAX], rhs[NMAX];
+	double damp[NMAX], th_m[NMAX], w[NMAX], f[NMAX], r[NMAX];
 	for (int k = 0; k < n; ++k)
 		damp[k] = hh * ch->lambda[k];
 	double extrapolated[NMAX];
 	const int learn = pendula_predictor_guess(pr, t_mid, w, extrapolated, n);
 
-	int it = 0;
 	trig_cache tc;
+	double a[NMAX][NMAX], lf[NMAX][NMAX], inv_d[NMAX];
+	for (int k = 0; k < n; ++k)
+		th_m[k] = s->q[k] + hh * w[k];
+	trig_fill(th_m, &tc, n);
+	for (int k = 0; k < n; ++k) {
+		lf[k][k] = ch->j[k] + damp[k];
+		for (int j = 0; j < k; ++j)
+			lf[k][j] = coupling(ch, j, k) * tc.cd[j][k];
+	}
+	cholesky_factor(lf, inv_d, n);
+
+	int it = 0;
 	double step_change = 0.0;
-	while (it < MAX_ITERATIONS) {
-		++it;
-		for (int k = 0; k < n; ++k)
-			th_m[k] = s->q[k] + hh * w[k];
-		trig_fill(th_m, &tc, n);
-		gravity_force(ch, &tc, gx, gy, f, n);
-		for (int k = 0; k < n; ++k)
-			f[k] += ch->sigma[k];
-		double a[NMAX][NMAX];
+	for (;;) {
+		if (++it > 1)
+			follow(s->q, w, hh, th_m, &tc, n);
+		forces(ch, &tc, gx, gy, w, damp, f, a, n);
+		/* residual p0 + h/2 f - (R + h/2 Lambda) w */
 		for (int k = 0; k < n; ++k) {
-			a[k][k] = ch->j[k] + damp[k];
-			for (int j = 0; j < k; ++j) {
-				const double ajk = coupling(ch, j, k);
-				a[k][j] = ajk * tc.cd[j][k];
-				/* dT/dth_j = -a_jk sin(th_j - th_k) w_j w_k, and the
-				 * opposite for th_k */
-				const double t = ajk * tc.sd[j][k] * w[j] * w[k];
-				f[j] -= t;
-				f[k] += t;
-			}
+			double rk = s->p[k] + hh * f[k] - a[k][k] * w[k];
+			for (int j = 0; j < k; ++j)
+				rk -= a[k][j] * w[j];
+			for (int j = k + 1; j < n; ++j)
+				rk -= a[j][k] * w[j];
+			r[k] = rk;
 		}
-		for (int k = 0; k < n; ++k)
-			rhs[k] = s->p[k] + hh * f[k];
-		double w_new[NMAX];
-		cholesky_solve(a, rhs, w_new, n);
+		cholesky_apply(lf, inv_d, r, r, n);
 		double change = 0.0;
 		for (int k = 0; k < n; ++k) {
-			const double d = fabs(w_new[k] - w[k]);
+			const double d = fabs(r[k]);
 			change = d > change ? d : change;
-			w[k] = w_new[k];
+			w[k] += r[k];
 		}
 		step_change = change * fabs(h);
 		if (!(step_change > ITERATION_TOL))
 			break; /* converged (or NaN: caught by the engine) */
+		if (it >= MAX_ITERATIONS)
+			break;
 	}
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
@@ -567,9 +656,11 @@ static void chain_measure(const pendula_system *sys, const pendula_state *s, dou
 	trig_cache tc;
 	double a[NMAX][NMAX];
 	const double zero[NMAX] = {0};
+	double inv_d[NMAX];
 	trig_fill(s->q, &tc, n);
 	mass_matrix(ch, &tc, zero, a, n);
-	cholesky_solve(a, s->p, qdot, n);
+	cholesky_factor(a, inv_d, n);
+	cholesky_apply(a, inv_d, s->p, qdot, n);
 	for (int k = 0; k < NMAX; ++k) {
 		val[PENDULA_CH_THETA + k] = k < n ? s->q[k] : 0.0;
 		der[PENDULA_CH_THETA + k] = k < n ? qdot[k] : 0.0;
@@ -592,7 +683,9 @@ static void chain_measure(const pendula_system *sys, const pendula_state *s, dou
 	pendula_effective_gravity(sys, s->phase_x, s->phase_y, &gx, &gy);
 	val[PENDULA_CH_ENERGY] = pendula_energy_normalised(sys, energy_at(sys, &tc, qdot, n));
 	der[PENDULA_CH_ENERGY] = power_at(sys, &tc, qdot, gx, gy, n) / sys->energy_range;
-	accel_at(ch, &tc, qdot, gx, gy, acc, n);
+	/* R thddot = rhs with the factor of R above */
+	accel_rhs(ch, &tc, qdot, gx, gy, acc, n);
+	cholesky_apply(a, inv_d, acc, acc, n);
 	for (int k = 0; k < NMAX; ++k) {
 		val[PENDULA_CH_OMEGA + k] = k < n ? qdot[k] : 0.0;
 		der[PENDULA_CH_OMEGA + k] = k < n ? acc[k] : 0.0;
