@@ -436,8 +436,9 @@ int main(int argc, char **argv)
 		return 1;
 
 	/* The variants whose model the test has its own geometry for
-	 * (tests/model_geometry.h: the double pendulum and the Chaos Man so
-	 * far); the others are not tested yet (issue 8 is open for them). */
+	 * (tests/model_geometry.h: the double pendulum, the Chaos Man and the
+	 * chain so far); the others are not tested yet (issue 8 is open for
+	 * them). */
 	static CU_TestInfo variant_tests[5];
 	static char names[PENDULA_N_VARIANTS][64];
 	static CU_SuiteInfo suites[PENDULA_N_VARIANTS + 1];

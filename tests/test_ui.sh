@@ -305,6 +305,14 @@ parallel)
 	theta2_out=0.611111 # 110 / 180
 	geometry="b2=0.45 c2=0.3 beta2=100"
 	;;
+chain)
+	# three links (the default): link 2's end is the marker; link 3 turned
+	# away, so its end is clear of link 1's (the handle dragged) at the
+	# default lengths too (jalv -s)
+	angles="theta1_init=100 theta2_init=150 theta3_init=120"
+	theta2_out=0.833333 # 150 / 180
+	geometry="l1=0.8 l2=0.8 l3=0.5"
+	;;
 *)
 	# a model without settings of its own here: its defaults, two angles
 	angles="theta1_init=100 theta2_init=150"
