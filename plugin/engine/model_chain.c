@@ -32,10 +32,10 @@
  * with (gx, gy) the effective gravity of the frame moving with the pivot.
  *
  * Integrator: Suzuki's 4th-order composition of the implicit midpoint rule
- * in (theta, p), as the Chaos Man kernel does; the midpoint equations are
- * solved by fixed-point iteration with the damping implicit.  R is dense:
- * each iteration factors R(th_m) + h/2 Lambda by Cholesky (N <= 6: at most
- * 56 multiply-adds and 6 square roots) and solves.
+ * in (theta, p), as the Chaos Man kernel does, with the damping implicit.
+ * The midpoint equations are solved by a simplified Newton iteration: the
+ * Jacobian of the residual at the first guess, factored once per solve (LU,
+ * N <= 6), then corrections from the exact residual (midpoint_n).
  */
 #include "model.h"
 
@@ -399,17 +399,16 @@ static double chain_power(const pendula_system *sys, const double *q, const doub
  * extrapolates the last three midpoint velocities plus the error the same
  * stage made in the step before (model.h); it is off by about 1e-7 of w.
  *
- * The iteration is a simplified Newton in residual form: the matrix
- * R(th_m) + h/2 Lambda is factored once, at the first th_m, and each
- * further iteration corrects w by that factor applied to the exact
- * residual.  The factor is off by O(h/2 |w - w_guess|), about 1e-10, so
- * this contracts as fast as re-factoring every iteration did (by about
- * 3e-3 per iteration: the rest is h/2 times the velocity dependence of
- * the forces), without the square roots and divisions of a factoring
- * on the critical path.  Between iterations th_m moves by h/2 times the
- * correction, so sin and cos follow by Taylor's formula to the third order
- * instead of being evaluated again.  (Stopping on the error estimated from
- * the contraction, as Hairer & Wanner do, saved an iteration per solve but
+ * The iteration is a simplified Newton in residual form: the Jacobian of
+ * the residual at the first guess (newton_matrix) is factored once per
+ * solve, and each iteration corrects w by that factor applied to the exact
+ * residual.  The first guess being off by ~1e-7 of w, the first correction
+ * leaves ~1e-16, and the second only confirms: 2 iterations per solve
+ * where the plain fixed-point iteration (contracting by ~3e-3) took 3 to
+ * 4.  Between iterations th_m moves by h/2 times the correction, so sin and
+ * cos follow by Taylor's formula to the third order instead of being
+ * evaluated again.  (Stopping on the error estimated from the contraction,
+ * as Hairer & Wanner do, saved an iteration of the fixed-point scheme but
  * then needed the forces again at the last w for p1: measured no faster.)
  */
 /* Angle moves below this (rad) update sin, cos by Taylor's formula, whose
@@ -460,6 +459,77 @@ forces(const pendula_chain *ch, const trig_cache *tc, double gx, double gy, cons
 		}
 }
 
+/* The Jacobian of the midpoint residual
+ *   F(w) = (R(th_m) + h/2 Lambda) w - p0 - h/2 f(th_m, w),  th_m = th0 + h/2 w,
+ * at the first guess (hh = h/2, S_jk, C_jk = sin, cos (th_j - th_k),
+ * B, D the sums below):
+ *   dF_j/dw_k = a_jk [C_jk + hh S_jk (w_j + w_k) - hh^2 C_jk w_j w_k]  (j != k),
+ *   dF_k/dw_k = J_k + hh lambda_k - hh^2 (dG_k/dth_k - w_k D_k),
+ *   D_k = sum_{j != k} a_jk C_jk w_j,  G_k = mu_k (gx cos th_k + gy sin th_k);
+ * the first-order terms of the diagonal (from R and from dT/dth) cancel. */
+static inline __attribute__((always_inline)) void
+newton_matrix(const pendula_chain *ch, const trig_cache *tc, const double *w, const double *damp,
+              double gx, double gy, double hh, double m[NMAX][NMAX], const int n)
+{
+	double d[NMAX];
+	for (int k = 0; k < n; ++k)
+		d[k] = 0.0;
+	const double hh2 = hh * hh;
+	for (int j = 0; j < n; ++j)
+		for (int k = j + 1; k < n; ++k) {
+			const double ajk = coupling(ch, j, k);
+			const double c = ajk * tc->cd[j][k], sv = ajk * tc->sd[j][k];
+			const double even = c * (1.0 - hh2 * w[j] * w[k]);
+			const double odd = hh * sv * (w[j] + w[k]);
+			m[j][k] = even + odd;
+			m[k][j] = even - odd;
+			d[j] += c * w[k];
+			d[k] += c * w[j];
+		}
+	for (int k = 0; k < n; ++k) {
+		const double dg = ch->mu[k] * (gy * tc->c[k] - gx * tc->s[k]);
+		m[k][k] = ch->j[k] + damp[k] - hh2 * (dg - w[k] * d[k]);
+	}
+}
+
+/* LU without pivoting (the matrix is R + O(h |w|), R positive definite);
+ * 0 if a pivot is not positive (then a solve with the factor gives NaN). */
+static inline __attribute__((always_inline)) int lu_factor(double m[NMAX][NMAX], double *inv_u,
+                                                           const int n)
+{
+	for (int k = 0; k < n; ++k) {
+		const double piv = m[k][k];
+		if (!(piv > 1e-300)) {
+			for (int i = k; i < n; ++i)
+				inv_u[i] = NAN;
+			return 0;
+		}
+		inv_u[k] = 1.0 / piv;
+		for (int i = k + 1; i < n; ++i) {
+			const double l = m[i][k] * inv_u[k];
+			m[i][k] = l;
+			for (int j = k + 1; j < n; ++j)
+				m[i][j] -= l * m[k][j];
+		}
+	}
+	return 1;
+}
+
+/* x = (L U)^-1 x */
+static inline __attribute__((always_inline)) void
+lu_apply(const double m[NMAX][NMAX], const double *inv_u, double *x, const int n)
+{
+	for (int i = 1; i < n; ++i)
+		for (int k = 0; k < i; ++k)
+			x[i] -= m[i][k] * x[k];
+	for (int i = n - 1; i >= 0; --i) {
+		double sum = x[i];
+		for (int k = i + 1; k < n; ++k)
+			sum -= m[i][k] * x[k];
+		x[i] = sum * inv_u[i];
+	}
+}
+
 static inline __attribute__((always_inline)) int midpoint_n(const pendula_system *sys,
                                                             pendula_state *s, double h,
                                                             pendula_predictor *pr, const int n)
@@ -479,16 +549,21 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 	const int learn = pendula_predictor_guess(pr, t_mid, w, extrapolated, n);
 
 	trig_cache tc;
-	double a[NMAX][NMAX], lf[NMAX][NMAX], inv_d[NMAX];
+	double a[NMAX][NMAX], lu[NMAX][NMAX], inv_u[NMAX];
 	for (int k = 0; k < n; ++k)
 		th_m[k] = s->q[k] + hh * w[k];
 	trig_fill(th_m, &tc, n);
-	for (int k = 0; k < n; ++k) {
-		lf[k][k] = ch->j[k] + damp[k];
-		for (int j = 0; j < k; ++j)
-			lf[k][j] = coupling(ch, j, k) * tc.cd[j][k];
+	newton_matrix(ch, &tc, w, damp, gx, gy, hh, lu, n);
+	if (!lu_factor(lu, inv_u, n)) {
+		/* far from the solution (a first guess off by a turn): the
+		 * positive-definite R + h/2 Lambda alone */
+		for (int k = 0; k < n; ++k) {
+			lu[k][k] = ch->j[k] + damp[k];
+			for (int j = 0; j < k; ++j)
+				lu[k][j] = lu[j][k] = coupling(ch, j, k) * tc.cd[j][k];
+		}
+		lu_factor(lu, inv_u, n);
 	}
-	cholesky_factor(lf, inv_d, n);
 
 	int it = 0;
 	double step_change = 0.0;
@@ -505,7 +580,7 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 				rk -= a[j][k] * w[j];
 			r[k] = rk;
 		}
-		cholesky_apply(lf, inv_d, r, r, n);
+		lu_apply(lu, inv_u, r, n);
 		double change = 0.0;
 		for (int k = 0; k < n; ++k) {
 			const double d = fabs(r[k]);
