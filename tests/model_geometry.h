@@ -112,6 +112,36 @@ static inline int tg_model_geometry_3d(pendula_variant variant, const float *v, 
 	return 0;
 }
 
+/* The chain (README.md, "The chain"): link 1 hangs from the pivot O1, link
+ * k from the far end of link k - 1, O_{k+1} = O_k + l_k (sin th_k, -cos
+ * th_k).  Each link is dragged by its far end O_{k+1}; the marker is the end
+ * of link 2 (of link 1 when N = 1).  Drawn: the hinges, the bars, and for
+ * custom links (link_shape 2) a disc at the centre of mass G_k, c_k along
+ * the link, so the reach is the largest sum_{j<k} l_j + max(l_k, c_k). */
+static inline void tg_chain_geometry(const float *v, tg_point pivot, tg_geometry *g)
+{
+	static const double pi = 3.14159265358979323846;
+	static const pendula_port_id l[6] = {P_L1, P_L2, P_L3, P_L4, P_L5, P_L6};
+	static const pendula_port_id c[6] = {P_C1, P_C2, P_C3, P_C4, P_C5, P_C6};
+	static const pendula_port_id th[6] = {P_CTL_THETA1, P_CTL_THETA2, P_CTL_THETA3,
+	                                      P_CTL_THETA4, P_CTL_THETA5, P_CTL_THETA6};
+	int n = (int)lrintf(v[P_N_LINKS]);
+	n = n < 1 ? 1 : n > 6 ? 6 : n;
+	const int custom = lrintf(v[P_LINK_SHAPE]) == 2;
+	tg_point hinge = pivot;
+	double along = 0.0;
+	g->reach = 0.0;
+	for (int k = 0; k < n; ++k) {
+		hinge = tg_along(hinge, v[l[k]], v[th[k]] * pi);
+		g->handle[k] = hinge;
+		const double far = custom ? fmax(v[l[k]], v[c[k]]) : v[l[k]];
+		g->reach = fmax(g->reach, along + far);
+		along += v[l[k]];
+	}
+	g->n_handles = n;
+	g->marker = g->handle[n > 1 ? 1 : 0];
+}
+
 /* 1 and g filled if the tests know the model of variant v; else 0. */
 static inline int tg_model_geometry(pendula_variant variant, const float *v, tg_geometry *g)
 {
@@ -155,6 +185,10 @@ static inline int tg_model_geometry(pendula_variant variant, const float *v, tg_
 		}
 		g->n_handles = n;
 		g->marker = g->handle[n > 1 ? 1 : 0];
+		return 1;
+	}
+	if (!strcmp(slug, "chain")) {
+		tg_chain_geometry(v, pivot, g);
 		return 1;
 	}
 	return 0;

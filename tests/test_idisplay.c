@@ -448,8 +448,7 @@ int main(int argc, char **argv)
 
 	/* The variants whose model the test has its own geometry for
 	 * (tests/model_geometry.h: the double pendulum, the Chaos Man and the
-	 * 3-D models so far); the others are not tested yet (issue 8 is open
-	 * for them). */
+	 * chain and the 3-D models: every model). */
 	static CU_TestInfo variant_tests[5];
 	static char names[PENDULA_N_VARIANTS][64];
 	static CU_SuiteInfo suites[PENDULA_N_VARIANTS + 1];

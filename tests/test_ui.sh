@@ -344,6 +344,14 @@ bead)
 	sliders="time_scale lambda1"
 	energy_dir=-1
 	;;
+chain)
+	# three links (the default): link 2's end is the marker; link 3 turned
+	# away, so its end is clear of link 1's (the handle dragged) at the
+	# default lengths too (jalv -s)
+	angles="theta1_init=100 theta2_init=150 theta3_init=120"
+	restart_val2=0.833333 # 150 / 180
+	geometry="l1=0.8 l2=0.8 l3=0.5"
+	;;
 *)
 	# a model without settings of its own here: its defaults, two angles
 	angles="theta1_init=100 theta2_init=150"

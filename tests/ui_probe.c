@@ -238,12 +238,17 @@ static int point(int argc, char **argv)
 	printf("%.0f %.0f\n", x, y);
 	if (!strcmp(what, "bob1")) {
 		/* The other handles a press can grab in the UI: too close to
-		 * body 1's, exit 3 (try again later). */
+		 * body 1's, exit 3 (try again later).  The UI grabs the handle
+		 * nearest the press within its grab radius (max(18 px, 2.5 bob
+		 * radii)), so a handle outside that radius plus a margin for
+		 * the motion until the press arrives (time_scale 0.1: a few
+		 * px) cannot be taken for body 1's.  (The chain's link 2 end
+		 * is always l2 from link 1's: 45 px at the defaults.) */
 		const double br = fmin(fmax(0.035 * fmin(lay.scene.w, lay.scene.h), 2.5), 11.0);
 		for (int i = 1; i < g.n_handles; ++i) {
 			double ox, oy;
 			tg_project_px(&g, g.handle[i], cx, cy, scale, &ox, &oy);
-			if (hypot(ox - x, oy - y) < 2.0 * fmax(18.0, 2.5 * br))
+			if (hypot(ox - x, oy - y) < fmax(18.0, 2.5 * br) + 10.0)
 				return 3;
 		}
 		if (hypot(g.handle[0].x - pivot.x, g.handle[0].y - pivot.y) <= 0.0)
