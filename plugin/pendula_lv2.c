@@ -749,6 +749,34 @@ static void stepped_changes(Pendula *self)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* Freeze (README.md): while `freeze` is on, simulated time stops.  The    */
+/* engine, the chunk grid and the smoothers stand still, every signal      */
+/* output holds its last frame's value and the control outputs keep       */
+/* theirs; MIDI still passes through.  On release the motion resumes      */
+/* exactly where it stopped: the frames after a freeze of N frames are     */
+/* those of the run without it, N frames later.                            */
+
+static bool frozen(const Pendula *self)
+{
+	return self->control[P_FREEZE] >= 0.5f;
+}
+
+static void run_frozen(Pendula *self, uint32_t n_samples)
+{
+	midi_begin(self, n_samples);
+	midi_end(self);
+	pendula_tempo_advance(&self->tempo, n_samples);
+	for (int s = 0; s < self->n_signals; ++s) {
+		float *host = (float *)self->port[self->signal[s]];
+		if (!host)
+			continue;
+		for (uint32_t i = 0; i < n_samples; ++i)
+			host[i] = self->signal_last[s];
+	}
+	write_control_outputs(self);
+}
+
 static void run(LV2_Handle instance, uint32_t n_samples)
 {
 	Pendula *self = (Pendula *)instance;
@@ -764,6 +792,10 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	if (self->restart_pending || reset_edge) {
 		self->restart_pending = false;
 		restart(self);
+	}
+	if (frozen(self)) {
+		run_frozen(self, n_samples);
+		return;
 	}
 
 	midi_begin(self, n_samples);

@@ -58,6 +58,9 @@ typedef struct {
 	double wave_amp, wave_freq;          /* bead floor: A (m), Omega / 2 pi (Hz) */
 	double wave_number;                  /* bead floor: k (rad/m) */
 	double floor_x_init;                 /* bead floor: initial x (m) */
+	/* The chaos knob (README.md): normalised energy the feedback force
+	 * holds (< 0: off) and its rate (1/s of simulated time). */
+	double energy_target, energy_rate;
 } pendula_params;
 
 /* What the links of a chain are (the `link_shape` port). */
@@ -98,6 +101,12 @@ typedef struct {
 	double g;                        /* gravity, m/s^2 */
 	double energy_min, energy_range; /* U_min, max(U_max - U_min, 1e-6 J) */
 	double tip_length;               /* tip_x, tip_y = tip / tip_length (0: no tip) */
+	/* Velocity outputs (PENDULA_CH_W + k) = velocity * speed_ref[k]: the
+	 * inverse of a reference rate.  Angle models: omega_ref_k = sqrt(2 D /
+	 * R_kk), D = energy_range, R_kk the diagonal of the mass matrix at
+	 * rest (the rate joint k would turn at if all of the energy D went
+	 * into it alone); filled by the engine unless the model does. */
+	float speed_ref[PENDULA_MAX_BODIES];
 	pendula_forcing force;
 	union {
 		double d[PENDULA_SYSTEM_BYTES / sizeof(double)];
@@ -172,7 +181,18 @@ enum {
 	PENDULA_CH_X,
 	PENDULA_CH_Y = PENDULA_CH_X + PENDULA_MAX_BODIES,
 	PENDULA_CH_Z = PENDULA_CH_Y + PENDULA_MAX_BODIES,
-	PENDULA_N_CHANNELS = PENDULA_CH_Z + PENDULA_MAX_BODIES
+	/* + k: the velocity outputs, normalised by pendula_system.speed_ref
+	 * (README.md, "Continuous outputs"): omega{k} of body k + 1 (the
+	 * angle models: theta-dot; the spherical pendulum: the turn rate of
+	 * link k + 1 about the viewing axis z, (u x u')_z); the bead: vx, vy,
+	 * vz for k = 0, 1, 2.  They have no interpolant of their own: the
+	 * engine writes them from the time derivative of the interpolants of
+	 * the angle (or direction, or position) channels, so they are
+	 * continuous and agree with them.  (Inside the engine the same
+	 * indices carry the raw angular velocities, model.h.) */
+	PENDULA_CH_W = PENDULA_CH_Z + PENDULA_MAX_BODIES,
+	PENDULA_N_POLY_CHANNELS = PENDULA_CH_W, /* channels with an interpolant */
+	PENDULA_N_CHANNELS = PENDULA_CH_W + PENDULA_MAX_BODIES
 };
 
 typedef struct pendula_engine pendula_engine;
@@ -213,6 +233,8 @@ typedef struct {
 	double tip_z, tip_z_norm, pivot_z; /* the 3-D models */
 	/* PENDULA_CH_X/Y/Z + k (directions; the bead's scaled position) */
 	double x[PENDULA_MAX_BODIES], y[PENDULA_MAX_BODIES], z[PENDULA_MAX_BODIES];
+	/* PENDULA_CH_W + k: the velocity outputs before clamping to [-1, 1] */
+	float w[PENDULA_MAX_BODIES];
 } pendula_frame;
 
 void pendula_engine_tick(pendula_engine *e, pendula_frame *f);
