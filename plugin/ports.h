@@ -311,7 +311,16 @@ typedef enum {
 	X(P_CC_Y6, "cc_y6", "CC for direction Y 6", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y6, -1, "Controller number y6 is sent on (-1 = off)") \
 	X(P_CC_VX, "cc_vx", "CC for velocity X", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_VX, -1, "Controller number vx is sent on (-1 = off)") \
 	X(P_CC_VY, "cc_vy", "CC for velocity Y", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_VY, -1, "Controller number vy is sent on (-1 = off)") \
-	X(P_CC_VZ, "cc_vz", "CC for velocity Z", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_VZ, -1, "Controller number vz is sent on (-1 = off)")
+	X(P_CC_VZ, "cc_vz", "CC for velocity Z", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_VZ, -1, "Controller number vz is sent on (-1 = off)") \
+	X(P_OUT_FLIPS, "flips", "Flips", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_FLIPS, PENDULA_CH_FLIPS, "Pulse of 1 ms when an arm passes over the top: +1 in the positive direction, -1 in the negative") \
+	X(P_OUT_SWINGS, "swings", "Swings", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_SWINGS, PENDULA_CH_SWINGS, "Pulse of 1 ms when an arm passes through the bottom: +1 in the positive direction, -1 in the negative") \
+	X(P_CTL_FLIPS, "flips_ctl", "Flips (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of flips") \
+	X(P_CTL_SWINGS, "swings_ctl", "Swings (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of swings") \
+	X(P_CC_FLIPS, "cc_flips", "CC for flips", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_FLIPS, -1, "Controller number flips is sent on (-1 = off)") \
+	X(P_CC_SWINGS, "cc_swings", "CC for swings", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_SWINGS, -1, "Controller number swings is sent on (-1 = off)") \
+	X(P_NOTE_FLIP, "note_flip", "Flip note", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_NONE, -1, "MIDI note played when body 1 flips; body k plays this + k - 1 (-1 = off)") \
+	X(P_NOTE_SWING, "note_swing", "Swing note", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_NONE, -1, "MIDI note played when body 1 swings through the bottom; body k plays this + k - 1 (-1 = off)") \
+	X(P_NOTE_LENGTH, "note_length", "Note length (ms)", PK_CONTROL_IN, PM_ALL, 1, 5000, 100, PU_NONE, PF_LOG, PP_NONE, PC_NONE, P_NONE, -1, "Milliseconds from a note-on to its note-off")
 // clang-format on
 
 typedef enum {

@@ -1858,6 +1858,113 @@ static void test_midi_wiring(void)
 }
 
 /* ---------------------------------------------------------------------- */
+/* Events: flips and swings as pulses and as notes                         */
+
+/* Renders with the chaos knob at 1.2 and flip / swing notes on, in blocks
+ * (random: b NULL), logging the MIDI output and recording the signals. */
+static void render_events(Host *h, uint32_t frames, uint32_t block, midi_log *log, Rec *rec)
+{
+	host_set(h, P_ENERGY_TARGET, 1.2f);
+	host_set(h, P_ENERGY_RATE, 2.0f);
+	host_set(h, P_NOTE_FLIP, 60.0f);
+	host_set(h, P_NOTE_SWING, 72.0f);
+	host_set(h, P_NOTE_LENGTH, 30.0f);
+	Blocking b = {block, 777, block == 0, false};
+	uint32_t done = 0;
+	rec_reserve(rec, h->v, frames);
+	while (done < frames) {
+		const uint32_t n = next_block(&b, frames - done);
+		host_prepare_atoms(h);
+		lilv_instance_run(h->inst, n);
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+			if (rec->sig[id])
+				memcpy(rec->sig[id] + rec->n, h->buf[id], n * sizeof(float));
+		rec->n += n;
+		const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
+		if (out->atom.type == urid_sequence) {
+			LV2_ATOM_SEQUENCE_FOREACH(out, ev)
+			{
+				if (log->n == log->cap) {
+					log->cap = log->cap ? 2 * log->cap : 4096;
+					log->ev =
+					    lv2th_realloc(log->ev, log->cap * sizeof(midi_ev));
+				}
+				midi_ev *m = &log->ev[log->n++];
+				memset(m, 0, sizeof(*m));
+				m->frames = (int64_t)done + ev->time.frames;
+				m->size = ev->body.size;
+				memcpy(m->bytes, LV2_ATOM_BODY_CONST(&ev->body),
+				       ev->body.size < 3 ? ev->body.size : 3);
+			}
+		}
+		done += n;
+	}
+}
+
+/* Every flip played as a note: its note-on lies on the frame where a flips
+ * pulse starts, and there are as many of each; every note-on has its
+ * note-off (a note played again ends first); the MIDI and the pulses are
+ * the same for any block split. */
+static void test_events(void)
+{
+	const uint32_t len = seconds(opt.quick ? 3.0 : 20.0);
+	Host *h = host_new(cur_variant, cur_rate);
+	midi_log log = {0}, log2 = {0};
+	Rec rec = {0}, rec2 = {0};
+	render_events(h, len, 0, &log, &rec);
+	host_free(h);
+	h = host_new(cur_variant, cur_rate);
+	render_events(h, len, 256, &log2, &rec2);
+	host_free(h);
+
+	const float *flips = rec.sig[P_OUT_FLIPS], *swings = rec.sig[P_OUT_SWINGS];
+	long onsets[2] = {0, 0}, ons[2] = {0, 0}, unmatched = 0, unpaired = 0;
+	int sounding[128] = {0};
+	for (size_t i = 0; i < log.n; ++i) {
+		const midi_ev *m = &log.ev[i];
+		const int status = m->bytes[0] & 0xf0, note = m->bytes[1];
+		if (m->size != 3 || (status != 0x90 && status != 0x80))
+			continue;
+		if (status == 0x80) {
+			unpaired += !sounding[note];
+			sounding[note] = 0;
+			continue;
+		}
+		unpaired += sounding[note]; /* a note-on while it sounds */
+		sounding[note] = 1;
+		const int kind = note >= 72 ? 1 : 0;
+		ons[kind]++;
+		const float *pulse = kind ? swings : flips;
+		const int64_t f = m->frames;
+		unmatched += !(pulse[f] != 0.0f &&
+		               (f == 0 || pulse[f - 1] != pulse[f] || pulse[f - 1] == 0.0f));
+	}
+	for (int kind = 0; kind < 2; ++kind) {
+		const float *pulse = kind ? swings : flips;
+		for (size_t i = 0; i < rec.n; ++i)
+			onsets[kind] += pulse[i] != 0.0f && (i == 0 || pulse[i - 1] == 0.0f ||
+			                                     pulse[i - 1] != pulse[i]);
+	}
+	printf("\n    %ld flips, %ld swings played; pulses: %ld, %ld", ons[0], ons[1], onsets[0],
+	       onsets[1]);
+	CHECK(ons[0] > 0 && ons[1] > 0, "no flip or no swing in %u frames", len);
+	CHECK(unmatched == 0, "%ld note-ons off their pulse", unmatched);
+	CHECK(unpaired == 0, "%ld note-ons or note-offs without their pair", unpaired);
+	/* pulses of the same sign closer than 1 ms merge (rare) */
+	CHECK(labs(onsets[0] - ons[0]) <= ons[0] / 50 && labs(onsets[1] - ons[1]) <= ons[1] / 50,
+	      "pulse onsets %ld, %ld vs notes %ld, %ld", onsets[0], onsets[1], ons[0], ons[1]);
+	size_t i = 0;
+	while (i < log.n && i < log2.n && !memcmp(&log.ev[i], &log2.ev[i], sizeof(midi_ev)))
+		++i;
+	CHECK(i == log.n && i == log2.n, "the MIDI differs with the block split from event %zu", i);
+	CHECK(same_signals(&rec, &rec2, 0, 0, len, "events"), "the outputs differ with the blocks");
+	free(log.ev);
+	free(log2.ev);
+	rec_free(&rec);
+	rec_free(&rec2);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Suites                                                                  */
 
 static const double all_rates[] = {44100.0, 48000.0, 96000.0};
@@ -1896,6 +2003,7 @@ static CU_TestInfo rate_tests[] = {
     {"block_sizes", test_block_sizes},
     {"reset", test_reset},
     {"freeze", test_freeze},
+    {"events", test_events},
     {"null_outputs", test_null_outputs},
     {"control_outputs", test_control_outputs},
     {"midi_through", test_midi_through},

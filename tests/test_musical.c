@@ -350,6 +350,153 @@ static void test_bead_velocity(void)
 	pendula_engine_free(e);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Events                                                                  */
+
+#define MAX_EVENTS 20000
+
+typedef struct {
+	long frame;
+	int body, kind, dir;
+} event_rec;
+
+typedef struct {
+	event_rec ev[MAX_EVENTS];
+	int n;
+	long base; /* frame of the current run() call */
+} event_list;
+
+static void collect(void *user, const pendula_event *ev)
+{
+	event_list *l = user;
+	if (l->n < MAX_EVENTS) {
+		l->ev[l->n].frame = l->base + (long)ev->frame;
+		l->ev[l->n].body = ev->body;
+		l->ev[l->n].kind = ev->kind;
+		l->ev[l->n].dir = ev->dir;
+		l->n++;
+	}
+}
+
+/* Ground truth from the double-precision frames: the angle unwrapped from
+ * frame to frame; an event where floor(angle / pi) changes (an even
+ * multiple of pi crossed: a swing, odd: a flip), at the first frame past
+ * the crossing, in the direction of the change. */
+static void scan_ticks(const pendula_params *p, double rate, long frames, event_list *l)
+{
+	pendula_engine *e = pendula_engine_new(rate, p);
+	double unwrapped[PENDULA_MAX_BODIES] = {0}, prev[PENDULA_MAX_BODIES] = {0};
+	l->n = 0;
+	for (long i = 0; i < frames; ++i) {
+		pendula_frame f;
+		pendula_engine_tick(e, &f);
+		for (int k = 0; k < p->n_bodies; ++k) {
+			if (i == 0) {
+				unwrapped[k] = prev[k] = f.theta[k];
+				continue;
+			}
+			double d = f.theta[k] - prev[k];
+			d -= 2.0 * PI * floor((d + PI) / (2.0 * PI));
+			prev[k] = f.theta[k];
+			const double was = floor(unwrapped[k] / PI);
+			unwrapped[k] += d;
+			const double now = floor(unwrapped[k] / PI);
+			if (now == was || l->n >= MAX_EVENTS)
+				continue;
+			const double crossed = now > was ? now : was; /* the multiple of pi */
+			l->ev[l->n].frame = i;
+			l->ev[l->n].body = k;
+			l->ev[l->n].kind = fmod(fabs(crossed), 2.0) == 1.0 ? PENDULA_EVENT_FLIP
+			                                                   : PENDULA_EVENT_SWING;
+			l->ev[l->n].dir = now > was ? 1 : -1;
+			l->n++;
+		}
+	}
+	pendula_engine_free(e);
+}
+
+/* The same settings through pendula_engine_run_events in blocks of
+ * `block` frames (0: pseudo-random sizes, some empty). */
+static void run_blocks(const pendula_params *p, double rate, long frames, uint32_t block,
+                       event_list *l)
+{
+	pendula_engine *e = pendula_engine_new(rate, p);
+	static float buf[4096];
+	pendula_outputs o;
+	memset(&o, 0, sizeof o);
+	o.ch[PENDULA_CH_THETA] = buf;
+	l->n = 0;
+	l->base = 0;
+	uint32_t state = 12345;
+	while (l->base < frames) {
+		uint32_t n = block;
+		if (!n) {
+			state ^= state << 13;
+			state ^= state >> 17;
+			state ^= state << 5;
+			n = state % 7 == 0 ? 0 : 1 + state % 4000;
+		}
+		if ((long)n > frames - l->base)
+			n = (uint32_t)(frames - l->base);
+		pendula_engine_run_events(e, n, &o, collect, l);
+		l->base += n;
+	}
+	pendula_engine_free(e);
+}
+
+static int same_events(const event_list *a, const event_list *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; ++i)
+		if (a->ev[i].frame != b->ev[i].frame || a->ev[i].body != b->ev[i].body ||
+		    a->ev[i].kind != b->ev[i].kind || a->ev[i].dir != b->ev[i].dir)
+			return 0;
+	return 1;
+}
+
+static event_list truth, got;
+
+static void check_events(const char *label, const pendula_params *p, double rate, long frames)
+{
+	scan_ticks(p, rate, frames, &truth);
+	/* every body, both kinds, both directions */
+	int seen[PENDULA_MAX_BODIES][2][2] = {{{0}}};
+	for (int i = 0; i < truth.n; ++i)
+		seen[truth.ev[i].body][truth.ev[i].kind][truth.ev[i].dir > 0] = 1;
+	int all = 1;
+	for (int k = 0; k < p->n_bodies; ++k)
+		all &= seen[k][0][0] && seen[k][0][1] && seen[k][1][0] && seen[k][1][1];
+	const uint32_t blocks[4] = {1, 37, 256, 0};
+	int ok = 1;
+	for (int b = 0; b < 4; ++b) {
+		run_blocks(p, rate, frames, blocks[b], &got);
+		ok &= same_events(&truth, &got);
+		if (!same_events(&truth, &got))
+			printf("  %s: blocks of %u: %d events, the frames say %d\n", label,
+			       blocks[b], got.n, truth.n);
+	}
+	printf("  %s: %d events (every body flips and swings both ways: %s), the same for "
+	       "blocks of 1, 37, 256 and random: %s\n",
+	       label, truth.n, all ? "yes" : "no", ok ? "yes" : "no");
+	CU_ASSERT(truth.n > 0);
+	CU_ASSERT(all);
+	CU_ASSERT(ok);
+}
+
+static void test_events_exact(void)
+{
+	pendula_params p = double_params(170, 170, 0.0);
+	p.energy_target = 1.0;
+	p.energy_rate = 1.0;
+	check_events("double, chaos knob 1", &p, 8000.0, 8000L * 60);
+	pendula_params_default(&p, PENDULA_MODEL_CHAIN);
+	p.energy_target = 1.5;
+	p.energy_rate = 1.0;
+	p.time_scale = 2.0;
+	check_events("chain (3 links), chaos knob 1.5", &p, 4000.0, 4000L * 60);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -362,6 +509,7 @@ int main(void)
 	CU_add_test(s, "omega, x, y of the angle models", test_angle_outputs);
 	CU_add_test(s, "spherical omega in the plane = double", test_spherical_in_plane);
 	CU_add_test(s, "bead velocity outputs", test_bead_velocity);
+	CU_add_test(s, "events on the exact frame, any block split", test_events_exact);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	const unsigned failed = CU_get_number_of_failures();

@@ -233,6 +233,9 @@ struct pendula_engine {
 	 * whole step (most steps of most angles), WRAP_ONCE if one correction
 	 * by 2 suffices, WRAP_ANY if the step spans more than a turn. */
 	unsigned char wrap[PENDULA_MAX_BODIES];
+	/* Events: where each body's event angle was at the last frame (two
+	 * bits per body: positive, upper half; EVENT_VALID: the bits are set). */
+	uint16_t event_region;
 	pendula_system sys;
 	pendula_state st; /* state at the end of the current step */
 	pendula_predictor pred;
@@ -683,6 +686,7 @@ static void restart(pendula_engine *e)
 	e->u0 = 0.0;
 	e->idx = 0;
 	e->phase_request[0] = e->phase_request[1] = 0;
+	e->event_region = 0;
 	e->restarting = 1;
 	next_step(e);
 	e->restarting = 0;
@@ -954,6 +958,87 @@ static void write_velocity(const pendula_engine *e, int k, float *restrict out, 
 	}
 }
 
+/* ------------------------------------------------------------------------ */
+/* Events (pendula_engine.h): each body's event angle is classified per     */
+/* frame by its sign and by its half (upper: |angle| > pi / 2).  Between    */
+/* two frames the angle moves far less than pi / 2, so a change of sign in  */
+/* the upper half is a crossing of +-pi (a flip), in the lower half a       */
+/* crossing of 0 (a swing).  Only the last frame's classes are kept (two    */
+/* bits per body), so the result does not depend on how blocks split the    */
+/* frames.                                                                  */
+
+#define EVENT_VALID 0x8000u
+
+static int event_bodies(const pendula_engine *e)
+{
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_POSITION)
+		return 1;
+	return e->sys.n < PENDULA_MAX_BODIES ? e->sys.n : PENDULA_MAX_BODIES;
+}
+
+/* Bit 0: the angle is >= 0; bit 1: it is in the upper half. */
+static unsigned event_class(const pendula_engine *e, int k, double u)
+{
+	const int rule = e->sys.ops->velocity_outputs;
+	if (rule == PENDULA_VEL_ANGLE) {
+		const double *q = e->qpoly[k];
+		const double th = pendula_wrap_angle(
+		    q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * (q[4] + u * q[5])))));
+		return (th >= 0.0 ? 1u : 0u) | (fabs(th) > 0.5 * PENDULA_PI ? 2u : 0u);
+	}
+	/* the front view: atan2(x, -y) has the sign of x, the upper half y > 0 */
+	const double x = fpoly_eval(e->fpoly[PENDULA_CH_X + k], u);
+	const double y = fpoly_eval(e->fpoly[PENDULA_CH_Y + k], u);
+	/* the bead on the floor (no z: speed_ref[2] = 0) has no top */
+	const int no_top = rule == PENDULA_VEL_POSITION && e->sys.speed_ref[2] == 0.0f;
+	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !no_top ? 2u : 0u);
+}
+
+/* |velocity output k| at u (unclamped), for the event's speed. */
+static double velocity_at(const pendula_engine *e, int k, double u)
+{
+	pendula_frame f;
+	memset(&f, 0, sizeof(f));
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+		const double *q = e->qpoly[k];
+		f.omega[k] =
+		    (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) / e->h;
+	}
+	frame_velocities(e, u, &f);
+	return fabs((double)f.w[k]);
+}
+
+/* The events of the frame at u (frame index `frame` of this run() call):
+ * reported to on_event when it is not NULL. */
+static void detect_events(pendula_engine *e, double u, uint32_t frame, pendula_event_fn on_event,
+                          void *user)
+{
+	const int n = event_bodies(e);
+	unsigned now = EVENT_VALID;
+	for (int k = 0; k < n; ++k) {
+		const unsigned c = event_class(e, k, u);
+		now |= c << (2 * k);
+		if (!(e->event_region & EVENT_VALID) || !on_event)
+			continue;
+		const unsigned was = (e->event_region >> (2 * k)) & 3u;
+		if (((was ^ c) & 1u) == 0 || ((was ^ c) & 2u))
+			continue; /* same side, or a jump too large to tell */
+		pendula_event ev;
+		ev.frame = frame;
+		ev.body = k;
+		if (c & 2u) { /* over the top: from + pi to - pi is increasing */
+			ev.kind = PENDULA_EVENT_FLIP;
+			ev.dir = (was & 1u) ? 1 : -1;
+		} else {
+			ev.kind = PENDULA_EVENT_SWING;
+			ev.dir = (c & 1u) ? 1 : -1;
+		}
+		ev.speed = velocity_at(e, k, u);
+		on_event(user, &ev);
+	}
+	e->event_region = (uint16_t)now;
+}
+
 static void fill_frame(const pendula_engine *e, pendula_frame *f)
 {
 	fill_frame_at(e, frame_u(e), f);
@@ -1025,6 +1110,7 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 	if (e->phase_request[0] || e->phase_request[1])
 		apply_phase_requests(e);
 	fill_frame(e, f);
+	detect_events(e, frame_u(e), 0, NULL, NULL);
 	e->last = *f;
 	e->last_lazy = 0;
 	e->idx++;
@@ -1076,10 +1162,18 @@ static void write_plain(float *restrict out, const float *restrict c, float u0, 
 
 void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out)
 {
+	pendula_engine_run_events(e, n_frames, out, NULL, NULL);
+}
+
+void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out,
+                               pendula_event_fn on_event, void *user)
+{
 	if (n_frames == 0)
 		return;
 	if (e->phase_request[0] || e->phase_request[1])
 		apply_phase_requests(e);
+	if (!on_event)
+		e->event_region = 0; /* not followed: start afresh when asked */
 	uint32_t done = 0;
 	while (done < n_frames) {
 		const uint32_t m = frames_in_step(e, n_frames - done);
@@ -1087,6 +1181,11 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outp
 			/* Channel by channel over the frames of this step. */
 			const float u0 = (float)e->u0, du = (float)e->du;
 			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
+			if (on_event)
+				for (uint32_t i = 0; i < m; ++i)
+					detect_events(e,
+					              e->u0 + (double)(int32_t)(e->idx + i) * e->du,
+					              done + i, on_event, user);
 			for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 				if (out->ch[PENDULA_CH_W + k])
 					write_velocity(e, k, out->ch[PENDULA_CH_W + k] + done, u0,

@@ -34,7 +34,7 @@ enum {
 	PENDULA_N_CH_ALL = PENDULA_CH_OMEGA + PENDULA_MAX_BODIES
 };
 _Static_assert((int)PENDULA_CH_OMEGA == (int)PENDULA_CH_W &&
-                   (int)PENDULA_N_CH_ALL == (int)PENDULA_N_CHANNELS,
+                   (int)PENDULA_N_CH_ALL <= (int)PENDULA_N_CHANNELS,
                "the raw angular velocities share the indices of the velocity outputs");
 
 /* How the engine derives the velocity outputs PENDULA_CH_W + k from the

@@ -192,8 +192,32 @@ enum {
 	 * indices carry the raw angular velocities, model.h.) */
 	PENDULA_CH_W = PENDULA_CH_Z + PENDULA_MAX_BODIES,
 	PENDULA_N_POLY_CHANNELS = PENDULA_CH_W, /* channels with an interpolant */
-	PENDULA_N_CHANNELS = PENDULA_CH_W + PENDULA_MAX_BODIES
+	/* The event pulses (flips, swings): written by the caller from the
+	 * events the engine reports (pendula_engine_run_events); the engine
+	 * leaves their buffers alone. */
+	PENDULA_CH_FLIPS = PENDULA_CH_W + PENDULA_MAX_BODIES,
+	PENDULA_CH_SWINGS,
+	PENDULA_N_CHANNELS
 };
+
+/* Events from the motion (README.md, "Events"): a flip is body k passing
+ * over the top (its angle crossing +-pi), a swing passing through the
+ * bottom (crossing 0); dir +1 in the positive direction (the angle
+ * increasing), -1 else.  The angle: theta_k, interpolated per frame
+ * (double precision, as pendula_engine_tick); the spherical pendulum: the
+ * front-view angle atan2(x_k, -y_k) of link k's direction; the bead: the
+ * front-view angle of its position relative to the ellipsoid's centre (on
+ * the floor: swings only, at x = 0).  An event belongs to the first frame
+ * at which the angle is past the crossing. */
+enum { PENDULA_EVENT_FLIP = 0, PENDULA_EVENT_SWING = 1 };
+typedef struct {
+	uint32_t frame; /* within this pendula_engine_run call */
+	int body;       /* 0-based */
+	int kind;       /* PENDULA_EVENT_* */
+	int dir;        /* +1 or -1 */
+	double speed;   /* |velocity output| of the body at the frame (unclamped) */
+} pendula_event;
+typedef void (*pendula_event_fn)(void *user, const pendula_event *ev);
 
 typedef struct pendula_engine pendula_engine;
 
@@ -219,6 +243,13 @@ typedef struct {
 } pendula_outputs;
 
 void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out);
+/* The same, calling on_event for every event, in frame order (then body
+ * order).  Events are followed only by this function (pendula_engine_run
+ * forgets them; the first frame after it sets the reference), so the
+ * events do not depend on how blocks split the frames as long as every
+ * block goes through here. */
+void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out,
+                               pendula_event_fn on_event, void *user);
 
 /* One frame in double precision (advances the engine exactly as one frame of
  * pendula_engine_run). */
