@@ -64,6 +64,7 @@ typedef enum {
 #define PF_INITIAL   64u  /* an initial condition: a change restarts the motion */
 #define PF_CC_ENERGY 128u /* signal output sent as CC over [0, energy_max] (else [-1, 1]) */
 #define PF_UI        256u /* a slider of the plugin UI (in table order, label = name) */
+#define PF_UI_FIRST  512u /* with PF_UI: at the top of the UI's sliders (the chaos knob) */
 
 /* Units: a units: URI suffix, or one of the custom units the generator defines */
 typedef enum {
@@ -237,9 +238,9 @@ typedef enum {
 	X(P_PIVOT_X_SYNC, "pivot_x_sync", "Pivot X tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the X forcing to a note value of the host tempo (0 = free)") \
 	X(P_PIVOT_Y_SYNC, "pivot_y_sync", "Pivot Y tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the Y forcing to a note value of the host tempo (0 = free)") \
 	X(P_RESET_ON_START, "reset_on_start", "Reset on transport start", PK_CONTROL_IN, PM_ALL, 0, 1, 1, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Restart when the host transport starts rolling") \
-	X(P_ENERGY_TARGET, "energy_target", "Chaos (energy target)", PK_CONTROL_IN, PM_ALL, -1, 4, -1, PU_NONE, PF_UI, PP(energy_target), PC_REAL, P_NONE, -1, "Normalised energy a feedback force holds (0 = at rest, 1 = reaches the top; below 0 = off)") \
+	X(P_ENERGY_TARGET, "energy_target", "Chaos (energy target)", PK_CONTROL_IN, PM_ALL, -1, 4, -1, PU_NONE, PF_UI | PF_UI_FIRST, PP(energy_target), PC_REAL, P_NONE, -1, "Normalised energy a feedback force holds (0 = at rest, 1 = reaches the top; below 0 = off)") \
 	X(P_ENERGY_RATE, "energy_rate", "Chaos rate", PK_CONTROL_IN, PM_ALL, 0.01, 10, 0.5, PU_HZ, PF_LOG, PP(energy_rate), PC_REAL, P_NONE, -1, "Rate (1/s of simulated time) at which the energy approaches its target") \
-	X(P_FREEZE, "freeze", "Freeze", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED | PF_UI, PP_NONE, PC_NONE, P_NONE, -1, "Hold the motion and the outputs; release resumes where it stopped") \
+	X(P_FREEZE, "freeze", "Freeze", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED | PF_UI | PF_UI_FIRST, PP_NONE, PC_NONE, P_NONE, -1, "Hold the motion and the outputs; release resumes where it stopped") \
 	X(P_OUT_OMEGA1, "omega1", "Angular velocity 1", PK_SIGNAL_OUT, PM_EXCEPT(PM(BEAD)), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA1, PENDULA_CH_W + 0, "Angular velocity of body 1 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
 	X(P_OUT_OMEGA2, "omega2", "Angular velocity 2", PK_SIGNAL_OUT, PM_EXCEPT(PM(BEAD)), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA2, PENDULA_CH_W + 1, "Angular velocity of body 2 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
 	X(P_OUT_OMEGA3, "omega3", "Angular velocity 3", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA3, PENDULA_CH_W + 2, "Angular velocity of body 3 divided by its reference rate, clamped to -1..1 (0 beyond N)") \

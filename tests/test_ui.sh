@@ -178,11 +178,12 @@ groups() {
 # 2. Click the right end of the torque slider: sigma1 = 100 N m, the energy
 #    climbs (without torque and damping it stays constant).
 interact() {
-	for i in $(seq 40); do
+	for i in $(seq 150); do
 		bob=$("$probe" point --plugin "$plugin" --log "$log" --size "$win_w" "$win_h" --what bob1)
 		[ $? = 0 ] && break
 		bob=""
-		sleep 0.1 # another handle is near bob 1: wait until they part
+		sleep 0.1 # another handle is near bob 1: wait until they part (up to
+		# 15 s: at time_scale 0.1 in the small window they can overlap long)
 	done
 	[ -n "$bob" ] || fail "$1: bob 1 never clear of the other handles"
 	pivot=$("$probe" point --plugin "$plugin" --log "$log" --size "$win_w" "$win_h" --what pivot)
