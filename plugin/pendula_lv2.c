@@ -193,6 +193,21 @@ typedef struct {
 
 	/* Inline display (inline_display.c); NULL: none */
 	pendula_idpy *idpy;
+
+	/* Events (see "Events: pulses and notes") */
+	bool events_on;                                           /* followed this block */
+	uint32_t n_events;                                        /* of the current chunk */
+	pendula_event events[PENDULA_CHUNK * PENDULA_MAX_BODIES]; /* of the current chunk */
+	int32_t pulse_left[2];                                    /* flips, swings: frames left */
+	float pulse_value[2];                                     /* their sign */
+	uint64_t note_clock;                                      /* frames run since activate() */
+	uint64_t note_off[128]; /* frame of each sounding note's note-off, or 0 */
+	bool notes_flush;       /* send every pending note-off first */
+	struct {
+		uint32_t frame;
+		uint8_t bytes[3];
+	} note_msg[2 * PENDULA_CHUNK * PENDULA_MAX_BODIES + 128]; /* of the current chunk */
+	uint32_t n_note_msgs, next_note_msg;
 } Pendula;
 
 /* ---------------------------------------------------------------------- */
@@ -404,6 +419,8 @@ static void restart(Pendula *self)
 	 * the first frame, and the rate-limit grid starts again (a bounce
 	 * repeats its MIDI as well as its audio). */
 	pendula_cc_reset(&self->cc);
+	self->notes_flush = true; /* the notes of the old motion end */
+	self->pulse_left[0] = self->pulse_left[1] = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -541,9 +558,12 @@ static void midi_write_generated(Pendula *self, uint32_t frame, const uint8_t *b
 	pendula_midi_io_generate(&self->midi, frame, bytes, size);
 }
 
+static void notes_flush_until(Pendula *self, uint32_t offset, uint32_t until);
+
 static void cc_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
 {
 	Pendula *self = (Pendula *)user;
+	notes_flush_until(self, self->cc_offset, frame + 1); /* notes first at a frame */
 	midi_write_generated(self, self->cc_offset + frame, msg->bytes, 3);
 }
 
@@ -646,6 +666,151 @@ static void tempo_sync_lock(Pendula *self)
 }
 
 /* ---------------------------------------------------------------------- */
+/* Events: pulses and notes (README.md, "Events")                          */
+/*                                                                          */
+/* The engine reports each flip and swing at its frame (pendula_event).     */
+/* The flips and swings outputs hold +1 or -1 for 1 ms (at least a frame)  */
+/* from the event's frame, 0 otherwise; when several bodies fire at once   */
+/* the highest-numbered body's sign wins.  With note_flip / note_swing on, */
+/* body k plays note base + k - 1 (notes above 127 are not played) with    */
+/* velocity 1 + round(126 min(|omega{k}|, 1)) (the bead: its speed), and   */
+/* its note-off follows note_length ms later; a note played again while it */
+/* sounds gets its note-off first.  Notes go out in frame order, merged    */
+/* with the control changes and the MIDI passed through.                   */
+
+static void on_event(void *user, const pendula_event *ev)
+{
+	Pendula *self = (Pendula *)user;
+	if (self->n_events < sizeof(self->events) / sizeof(self->events[0]))
+		self->events[self->n_events++] = *ev;
+}
+
+static bool notes_on(const Pendula *self)
+{
+	return self->port[P_MIDI_OUT] &&
+	       (self->control[P_NOTE_FLIP] >= 0.0f || self->control[P_NOTE_SWING] >= 0.0f);
+}
+
+/* Whether anything needs the events this block. */
+static bool events_wanted(const Pendula *self)
+{
+	bool on = notes_on(self);
+	for (int s = 0; s < self->n_signals; ++s) {
+		const int ch = self->signal_ch[s];
+		if (ch != PENDULA_CH_FLIPS && ch != PENDULA_CH_SWINGS)
+			continue;
+		on |= self->port[self->signal[s]] != NULL;
+		on |=
+		    self->signal_mirror[s] != P_NONE && self->port[self->signal_mirror[s]] != NULL;
+		on |= self->cc_live && self->cc.out[s].cc >= 0;
+	}
+	return on;
+}
+
+static void note_msg(Pendula *self, uint32_t frame, uint8_t status, uint8_t note, uint8_t vel)
+{
+	const uint32_t cap = sizeof(self->note_msg) / sizeof(self->note_msg[0]);
+	if (self->n_note_msgs >= cap)
+		return;
+	const int channel = (int)self->control[P_MIDI_CHANNEL] - 1;
+	self->note_msg[self->n_note_msgs].frame = frame;
+	self->note_msg[self->n_note_msgs].bytes[0] = (uint8_t)(status | (channel & 15));
+	self->note_msg[self->n_note_msgs].bytes[1] = note;
+	self->note_msg[self->n_note_msgs].bytes[2] = vel;
+	self->n_note_msgs++;
+}
+
+/* The sounding note whose note-off comes first, if it is due before
+ * `until` (absolute frame); -1 if none. */
+static int next_note_off(const Pendula *self, uint64_t until)
+{
+	int best = -1;
+	for (int i = 0; i < 128; ++i)
+		if (self->note_off[i] && self->note_off[i] < until &&
+		    (best < 0 || self->note_off[i] < self->note_off[best]))
+			best = i;
+	return best;
+}
+
+/* The pulses of frames [0, n) of this chunk into the flips and swings
+ * buffers (either may be NULL), and the chunk's note messages. */
+static void events_chunk(Pendula *self, float *flips, float *swings, uint32_t n)
+{
+	float *buf[2] = {flips, swings};
+	const int32_t pulse = (int32_t)fmax(1.0, floor(0.001 * self->sample_rate + 0.5));
+	uint32_t j = 0;
+	for (int kind = 0; kind < 2; ++kind) {
+		j = 0;
+		for (uint32_t i = 0; i < n; ++i) {
+			for (; j < self->n_events && self->events[j].frame == i; ++j)
+				if (self->events[j].kind == kind) {
+					self->pulse_left[kind] = pulse;
+					self->pulse_value[kind] = (float)self->events[j].dir;
+				}
+			float v = 0.0f;
+			if (self->pulse_left[kind] > 0) {
+				v = self->pulse_value[kind];
+				self->pulse_left[kind]--;
+			}
+			if (buf[kind])
+				buf[kind][i] = v;
+		}
+	}
+	/* notes */
+	self->n_note_msgs = self->next_note_msg = 0;
+	const uint64_t c0 = self->note_clock;
+	if (self->notes_flush) {
+		self->notes_flush = false;
+		for (int i = 0; i < 128; ++i)
+			if (self->note_off[i]) {
+				note_msg(self, 0, 0x80, (uint8_t)i, 0);
+				self->note_off[i] = 0;
+			}
+	}
+	const bool on = notes_on(self);
+	const uint64_t length = (uint64_t)fmax(
+	    1.0, floor(self->control[P_NOTE_LENGTH] * 0.001 * self->sample_rate + 0.5));
+	j = 0;
+	for (;;) {
+		const uint32_t ev_frame = j < self->n_events ? self->events[j].frame : n;
+		const int off = next_note_off(self, c0 + ev_frame + 1);
+		if (off >= 0) {
+			note_msg(self, (uint32_t)(self->note_off[off] - c0), 0x80, (uint8_t)off, 0);
+			self->note_off[off] = 0;
+			continue;
+		}
+		if (j >= self->n_events)
+			break;
+		const pendula_event *ev = &self->events[j++];
+		const float base =
+		    self->control[ev->kind == PENDULA_EVENT_FLIP ? P_NOTE_FLIP : P_NOTE_SWING];
+		const int note = (int)base + ev->body;
+		if (!on || base < 0.0f || note > 127)
+			continue;
+		if (self->note_off[note])
+			note_msg(self, ev->frame, 0x80, (uint8_t)note, 0);
+		const double speed = ev->speed < 1.0 ? ev->speed : 1.0;
+		note_msg(self, ev->frame, 0x90, (uint8_t)note,
+		         (uint8_t)(1.0 + floor(126.0 * speed + 0.5)));
+		self->note_off[note] = c0 + ev->frame + length;
+	}
+	self->note_clock += n;
+	self->n_events = 0;
+}
+
+/* The chunk's note messages up to frame `until` (exclusive, in the chunk),
+ * into the MIDI output at block frame offset + frame. */
+static void notes_flush_until(Pendula *self, uint32_t offset, uint32_t until)
+{
+	while (self->next_note_msg < self->n_note_msgs &&
+	       self->note_msg[self->next_note_msg].frame < until) {
+		midi_write_generated(self, offset + self->note_msg[self->next_note_msg].frame,
+		                     self->note_msg[self->next_note_msg].bytes, 3);
+		self->next_note_msg++;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
 /* Processing                                                              */
 
 /* After the engine has produced frames [offset, offset + n) of the block,
@@ -659,6 +824,7 @@ static void chunk_done(Pendula *self, uint32_t offset, uint32_t n)
 	 * frames; those at `offset` went out first), so the control changes
 	 * of these frames follow them in time order. */
 	cc_chunk(self, offset, n);
+	notes_flush_until(self, offset, UINT32_MAX);
 }
 
 /* README.md: bodies beyond N output 0. */
@@ -723,10 +889,12 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 {
 	pendula_outputs out;
 	memset(&out, 0, sizeof(out));
+	const pendula_event_fn events = self->events_on ? on_event : NULL;
 	if (self->route_copy) {
 		for (int s = 0; s < self->n_signals; ++s)
 			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
-		pendula_engine_run(self->engine, n, &out);
+		pendula_engine_run_events(self->engine, n, &out, events, self);
+		events_chunk(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
 		for (int s = 0; s < self->n_signals; ++s) {
 			float *values = self->chunk_signal[s];
 			if (is_silent_body(self, s))
@@ -747,7 +915,8 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 		else if (self->route_scratch[s] || (last && self->route_last[s]))
 			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
 	}
-	pendula_engine_run(self->engine, n, &out);
+	pendula_engine_run_events(self->engine, n, &out, events, self);
+	events_chunk(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
 	for (int s = 0; s < self->n_signals; ++s) {
 		if (is_silent_body(self, s)) {
 			if (self->route_host[s])
@@ -781,6 +950,45 @@ static void stepped_changes(Pendula *self)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* Freeze (README.md): while `freeze` is on, simulated time stops.  The    */
+/* engine, the chunk grid and the smoothers stand still, every signal      */
+/* output holds its last frame's value and the control outputs keep       */
+/* theirs; MIDI still passes through.  On release the motion resumes      */
+/* exactly where it stopped: the frames after a freeze of N frames are     */
+/* those of the run without it, N frames later.                            */
+
+static bool frozen(const Pendula *self)
+{
+	return self->control[P_FREEZE] >= 0.5f;
+}
+
+static void run_frozen(Pendula *self, uint32_t n_samples)
+{
+	midi_begin(self, n_samples);
+	/* the sounding notes end now (n_samples > 0: there is a frame) */
+	for (int i = 0; i < 128 && n_samples > 0; ++i)
+		if (self->note_off[i]) {
+			const int channel = (int)self->control[P_MIDI_CHANNEL] - 1;
+			const uint8_t off[3] = {(uint8_t)(0x80 | (channel & 15)), (uint8_t)i, 0};
+			midi_write_generated(self, 0, off, 3);
+			self->note_off[i] = 0;
+		}
+	midi_end(self);
+	pendula_tempo_advance(&self->tempo, n_samples);
+	for (int s = 0; s < self->n_signals; ++s) {
+		float *host = (float *)self->port[self->signal[s]];
+		if (self->signal_ch[s] == PENDULA_CH_FLIPS ||
+		    self->signal_ch[s] == PENDULA_CH_SWINGS)
+			self->signal_last[s] = 0.0f; /* a pulse ends */
+		if (!host)
+			continue;
+		for (uint32_t i = 0; i < n_samples; ++i)
+			host[i] = self->signal_last[s];
+	}
+	write_control_outputs(self);
+}
+
 static void run(LV2_Handle instance, uint32_t n_samples)
 {
 	Pendula *self = (Pendula *)instance;
@@ -796,6 +1004,10 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	if (self->restart_pending || reset_edge) {
 		self->restart_pending = false;
 		restart(self);
+	}
+	if (frozen(self)) {
+		run_frozen(self, n_samples);
+		return;
 	}
 
 	midi_begin(self, n_samples);
@@ -814,6 +1026,9 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	bool any_scratch = self->route_copy;
 	for (int s = 0; s < self->n_signals; ++s)
 		any_scratch |= self->route_scratch[s];
+	/* events: at most a chunk at a time (the chunk's event list is bounded) */
+	self->events_on = events_wanted(self);
+	any_scratch |= self->events_on;
 
 	uint32_t pos = 0;
 	while (pos < n_samples) {
@@ -993,6 +1208,8 @@ static void activate(LV2_Handle instance)
 	self->prev_reset = 0.0f;
 	self->chunk_phase = 0;
 	midi_tempo_init(self);
+	self->note_clock = 0;
+	self->notes_flush = true; /* notes that sounded before deactivate() end */
 }
 
 static void deactivate(LV2_Handle instance)

@@ -64,6 +64,7 @@ typedef enum {
 #define PF_INITIAL   64u  /* an initial condition: a change restarts the motion */
 #define PF_CC_ENERGY 128u /* signal output sent as CC over [0, energy_max] (else [-1, 1]) */
 #define PF_UI        256u /* a slider of the plugin UI (in table order, label = name) */
+#define PF_UI_FIRST  512u /* with PF_UI: at the top of the UI's sliders (the chaos knob) */
 
 /* Units: a units: URI suffix, or one of the custom units the generator defines */
 typedef enum {
@@ -237,7 +238,91 @@ typedef enum {
 	X(P_PIVOT_X_SYNC, "pivot_x_sync", "Pivot X tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the X forcing to a note value of the host tempo (0 = free)") \
 	X(P_PIVOT_Y_SYNC, "pivot_y_sync", "Pivot Y tempo sync", PK_CONTROL_IN, PM_ALL, 0, 21, 0, PU_NONE, PF_INTEGER | PF_ENUM, PP_NONE, PC_NONE, P_NONE, -1, "Lock the Y forcing to a note value of the host tempo (0 = free)") \
 	X(P_RESET_ON_START, "reset_on_start", "Reset on transport start", PK_CONTROL_IN, PM_ALL, 0, 1, 1, PU_NONE, PF_TOGGLED, PP_NONE, PC_NONE, P_NONE, -1, "Restart when the host transport starts rolling") \
-	X(P_CTL_TIME_RATIO, "time_ratio", "Time ratio", PK_CONTROL_OUT, PM_ALL, 0, 1, 1, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Simulated time over time_scale x audio time in the last block: 1 while the engine keeps up, below 1 when its work cap slowed the motion")
+	X(P_CTL_TIME_RATIO, "time_ratio", "Time ratio", PK_CONTROL_OUT, PM_ALL, 0, 1, 1, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Simulated time over time_scale x audio time in the last block: 1 while the engine keeps up, below 1 when its work cap slowed the motion") \
+	X(P_ENERGY_TARGET, "energy_target", "Chaos (energy target)", PK_CONTROL_IN, PM_ALL, -1, 4, -1, PU_NONE, PF_UI | PF_UI_FIRST, PP(energy_target), PC_REAL, P_NONE, -1, "Normalised energy a feedback force holds (0 = at rest, 1 = reaches the top; below 0 = off)") \
+	X(P_ENERGY_RATE, "energy_rate", "Chaos rate", PK_CONTROL_IN, PM_ALL, 0.01, 10, 0.5, PU_HZ, PF_LOG, PP(energy_rate), PC_REAL, P_NONE, -1, "Rate (1/s of simulated time) at which the energy approaches its target") \
+	X(P_FREEZE, "freeze", "Freeze", PK_CONTROL_IN, PM_ALL, 0, 1, 0, PU_NONE, PF_TOGGLED | PF_UI | PF_UI_FIRST, PP_NONE, PC_NONE, P_NONE, -1, "Hold the motion and the outputs; release resumes where it stopped") \
+	X(P_OUT_OMEGA1, "omega1", "Angular velocity 1", PK_SIGNAL_OUT, PM_EXCEPT(PM(BEAD)), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA1, PENDULA_CH_W + 0, "Angular velocity of body 1 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
+	X(P_OUT_OMEGA2, "omega2", "Angular velocity 2", PK_SIGNAL_OUT, PM_EXCEPT(PM(BEAD)), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA2, PENDULA_CH_W + 1, "Angular velocity of body 2 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
+	X(P_OUT_OMEGA3, "omega3", "Angular velocity 3", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA3, PENDULA_CH_W + 2, "Angular velocity of body 3 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
+	X(P_OUT_OMEGA4, "omega4", "Angular velocity 4", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA4, PENDULA_CH_W + 3, "Angular velocity of body 4 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
+	X(P_OUT_OMEGA5, "omega5", "Angular velocity 5", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA5, PENDULA_CH_W + 4, "Angular velocity of body 5 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
+	X(P_OUT_OMEGA6, "omega6", "Angular velocity 6", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_OMEGA6, PENDULA_CH_W + 5, "Angular velocity of body 6 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
+	X(P_OUT_X1P, "x1", "Direction X", PK_SIGNAL_OUT, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_X1P, PENDULA_CH_X + 0, "x of the direction of arm or link 1: sin theta1 in the plane (0 beyond N)") \
+	X(P_OUT_Y1P, "y1", "Direction Y", PK_SIGNAL_OUT, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Y1P, PENDULA_CH_Y + 0, "y of the direction of arm or link 1: -cos theta1 in the plane (0 beyond N)") \
+	X(P_OUT_X2, "x2", "Direction X 2", PK_SIGNAL_OUT, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_X2, PENDULA_CH_X + 1, "x of the direction of arm or link 2: sin theta2 in the plane (0 beyond N)") \
+	X(P_OUT_Y2, "y2", "Direction Y 2", PK_SIGNAL_OUT, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Y2, PENDULA_CH_Y + 1, "y of the direction of arm or link 2: -cos theta2 in the plane (0 beyond N)") \
+	X(P_OUT_Z2, "z2", "Direction Z 2", PK_SIGNAL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Z2, PENDULA_CH_Z + 1, "z of the direction of link 2 (a unit vector; 0 beyond N)") \
+	X(P_OUT_X3, "x3", "Direction X 3", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_X3, PENDULA_CH_X + 2, "x of the direction of arm or link 3: sin theta3 in the plane (0 beyond N)") \
+	X(P_OUT_Y3, "y3", "Direction Y 3", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Y3, PENDULA_CH_Y + 2, "y of the direction of arm or link 3: -cos theta3 in the plane (0 beyond N)") \
+	X(P_OUT_Z3, "z3", "Direction Z 3", PK_SIGNAL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Z3, PENDULA_CH_Z + 2, "z of the direction of link 3 (a unit vector; 0 beyond N)") \
+	X(P_OUT_X4, "x4", "Direction X 4", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_X4, PENDULA_CH_X + 3, "x of the direction of arm or link 4: sin theta4 in the plane (0 beyond N)") \
+	X(P_OUT_Y4, "y4", "Direction Y 4", PK_SIGNAL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Y4, PENDULA_CH_Y + 3, "y of the direction of arm or link 4: -cos theta4 in the plane (0 beyond N)") \
+	X(P_OUT_Z4, "z4", "Direction Z 4", PK_SIGNAL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Z4, PENDULA_CH_Z + 3, "z of the direction of link 4 (a unit vector; 0 beyond N)") \
+	X(P_OUT_X5, "x5", "Direction X 5", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_X5, PENDULA_CH_X + 4, "x of the direction of arm or link 5: sin theta5 in the plane (0 beyond N)") \
+	X(P_OUT_Y5, "y5", "Direction Y 5", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Y5, PENDULA_CH_Y + 4, "y of the direction of arm or link 5: -cos theta5 in the plane (0 beyond N)") \
+	X(P_OUT_X6, "x6", "Direction X 6", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_X6, PENDULA_CH_X + 5, "x of the direction of arm or link 6: sin theta6 in the plane (0 beyond N)") \
+	X(P_OUT_Y6, "y6", "Direction Y 6", PK_SIGNAL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_Y6, PENDULA_CH_Y + 5, "y of the direction of arm or link 6: -cos theta6 in the plane (0 beyond N)") \
+	X(P_OUT_VX, "vx", "Velocity X", PK_SIGNAL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_VX, PENDULA_CH_W + 0, "Velocity x of the bead divided by sqrt(2 D / m), clamped to -1..1") \
+	X(P_OUT_VY, "vy", "Velocity Y", PK_SIGNAL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_VY, PENDULA_CH_W + 1, "Velocity y of the bead divided by sqrt(2 D / m), clamped to -1..1") \
+	X(P_OUT_VZ, "vz", "Velocity Z", PK_SIGNAL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_VZ, PENDULA_CH_W + 2, "Velocity z of the bead divided by sqrt(2 D / m), clamped to -1..1") \
+	X(P_CTL_OMEGA1, "omega1_ctl", "Angular velocity 1 (control)", PK_CONTROL_OUT, PM_EXCEPT(PM(BEAD)), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of omega1") \
+	X(P_CTL_OMEGA2, "omega2_ctl", "Angular velocity 2 (control)", PK_CONTROL_OUT, PM_EXCEPT(PM(BEAD)), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of omega2") \
+	X(P_CTL_OMEGA3, "omega3_ctl", "Angular velocity 3 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of omega3") \
+	X(P_CTL_OMEGA4, "omega4_ctl", "Angular velocity 4 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of omega4") \
+	X(P_CTL_OMEGA5, "omega5_ctl", "Angular velocity 5 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of omega5") \
+	X(P_CTL_OMEGA6, "omega6_ctl", "Angular velocity 6 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of omega6") \
+	X(P_CTL_X1P, "x1_ctl", "Direction X (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of x1") \
+	X(P_CTL_Y1P, "y1_ctl", "Direction Y (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of y1") \
+	X(P_CTL_X2, "x2_ctl", "Direction X 2 (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of x2") \
+	X(P_CTL_Y2, "y2_ctl", "Direction Y 2 (control)", PK_CONTROL_OUT, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of y2") \
+	X(P_CTL_Z2, "z2_ctl", "Direction Z 2 (control)", PK_CONTROL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of z2") \
+	X(P_CTL_X3, "x3_ctl", "Direction X 3 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of x3") \
+	X(P_CTL_Y3, "y3_ctl", "Direction Y 3 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of y3") \
+	X(P_CTL_Z3, "z3_ctl", "Direction Z 3 (control)", PK_CONTROL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of z3") \
+	X(P_CTL_X4, "x4_ctl", "Direction X 4 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of x4") \
+	X(P_CTL_Y4, "y4_ctl", "Direction Y 4 (control)", PK_CONTROL_OUT, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of y4") \
+	X(P_CTL_Z4, "z4_ctl", "Direction Z 4 (control)", PK_CONTROL_OUT, PM(SPHERICAL), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of z4") \
+	X(P_CTL_X5, "x5_ctl", "Direction X 5 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of x5") \
+	X(P_CTL_Y5, "y5_ctl", "Direction Y 5 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of y5") \
+	X(P_CTL_X6, "x6_ctl", "Direction X 6 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of x6") \
+	X(P_CTL_Y6, "y6_ctl", "Direction Y 6 (control)", PK_CONTROL_OUT, PM(CHAIN), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of y6") \
+	X(P_CTL_VX, "vx_ctl", "Velocity X (control)", PK_CONTROL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of vx") \
+	X(P_CTL_VY, "vy_ctl", "Velocity Y (control)", PK_CONTROL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of vy") \
+	X(P_CTL_VZ, "vz_ctl", "Velocity Z (control)", PK_CONTROL_OUT, PM(BEAD), -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of vz") \
+	X(P_CC_OMEGA1, "cc_omega1", "CC for angular velocity 1", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_OMEGA1, -1, "Controller number omega1 is sent on (-1 = off)") \
+	X(P_CC_OMEGA2, "cc_omega2", "CC for angular velocity 2", PK_CONTROL_IN, PM_EXCEPT(PM(BEAD)), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_OMEGA2, -1, "Controller number omega2 is sent on (-1 = off)") \
+	X(P_CC_OMEGA3, "cc_omega3", "CC for angular velocity 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_OMEGA3, -1, "Controller number omega3 is sent on (-1 = off)") \
+	X(P_CC_OMEGA4, "cc_omega4", "CC for angular velocity 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_OMEGA4, -1, "Controller number omega4 is sent on (-1 = off)") \
+	X(P_CC_OMEGA5, "cc_omega5", "CC for angular velocity 5", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_OMEGA5, -1, "Controller number omega5 is sent on (-1 = off)") \
+	X(P_CC_OMEGA6, "cc_omega6", "CC for angular velocity 6", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_OMEGA6, -1, "Controller number omega6 is sent on (-1 = off)") \
+	X(P_CC_X1P, "cc_x1", "CC for direction X", PK_CONTROL_IN, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X1P, -1, "Controller number x1 is sent on (-1 = off)") \
+	X(P_CC_Y1P, "cc_y1", "CC for direction Y", PK_CONTROL_IN, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y1P, -1, "Controller number y1 is sent on (-1 = off)") \
+	X(P_CC_X2, "cc_x2", "CC for direction X 2", PK_CONTROL_IN, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X2, -1, "Controller number x2 is sent on (-1 = off)") \
+	X(P_CC_Y2, "cc_y2", "CC for direction Y 2", PK_CONTROL_IN, PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y2, -1, "Controller number y2 is sent on (-1 = off)") \
+	X(P_CC_Z2, "cc_z2", "CC for direction Z 2", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z2, -1, "Controller number z2 is sent on (-1 = off)") \
+	X(P_CC_X3, "cc_x3", "CC for direction X 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X3, -1, "Controller number x3 is sent on (-1 = off)") \
+	X(P_CC_Y3, "cc_y3", "CC for direction Y 3", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y3, -1, "Controller number y3 is sent on (-1 = off)") \
+	X(P_CC_Z3, "cc_z3", "CC for direction Z 3", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z3, -1, "Controller number z3 is sent on (-1 = off)") \
+	X(P_CC_X4, "cc_x4", "CC for direction X 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X4, -1, "Controller number x4 is sent on (-1 = off)") \
+	X(P_CC_Y4, "cc_y4", "CC for direction Y 4", PK_CONTROL_IN, PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y4, -1, "Controller number y4 is sent on (-1 = off)") \
+	X(P_CC_Z4, "cc_z4", "CC for direction Z 4", PK_CONTROL_IN, PM(SPHERICAL), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Z4, -1, "Controller number z4 is sent on (-1 = off)") \
+	X(P_CC_X5, "cc_x5", "CC for direction X 5", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X5, -1, "Controller number x5 is sent on (-1 = off)") \
+	X(P_CC_Y5, "cc_y5", "CC for direction Y 5", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y5, -1, "Controller number y5 is sent on (-1 = off)") \
+	X(P_CC_X6, "cc_x6", "CC for direction X 6", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_X6, -1, "Controller number x6 is sent on (-1 = off)") \
+	X(P_CC_Y6, "cc_y6", "CC for direction Y 6", PK_CONTROL_IN, PM(CHAIN), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_Y6, -1, "Controller number y6 is sent on (-1 = off)") \
+	X(P_CC_VX, "cc_vx", "CC for velocity X", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_VX, -1, "Controller number vx is sent on (-1 = off)") \
+	X(P_CC_VY, "cc_vy", "CC for velocity Y", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_VY, -1, "Controller number vy is sent on (-1 = off)") \
+	X(P_CC_VZ, "cc_vz", "CC for velocity Z", PK_CONTROL_IN, PM(BEAD), -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_VZ, -1, "Controller number vz is sent on (-1 = off)") \
+	X(P_OUT_FLIPS, "flips", "Flips", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_FLIPS, PENDULA_CH_FLIPS, "Pulse of 1 ms when an arm passes over the top: +1 in the positive direction, -1 in the negative") \
+	X(P_OUT_SWINGS, "swings", "Swings", PK_SIGNAL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_CTL_SWINGS, PENDULA_CH_SWINGS, "Pulse of 1 ms when an arm passes through the bottom: +1 in the positive direction, -1 in the negative") \
+	X(P_CTL_FLIPS, "flips_ctl", "Flips (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of flips") \
+	X(P_CTL_SWINGS, "swings_ctl", "Swings (control)", PK_CONTROL_OUT, PM_ALL, -1, 1, 0, PU_NONE, 0, PP_NONE, PC_NONE, P_NONE, -1, "Block-rate copy of swings") \
+	X(P_CC_FLIPS, "cc_flips", "CC for flips", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_FLIPS, -1, "Controller number flips is sent on (-1 = off)") \
+	X(P_CC_SWINGS, "cc_swings", "CC for swings", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_SWINGS, -1, "Controller number swings is sent on (-1 = off)") \
+	X(P_NOTE_FLIP, "note_flip", "Flip note", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_NONE, -1, "MIDI note played when body 1 flips; body k plays this + k - 1 (-1 = off)") \
+	X(P_NOTE_SWING, "note_swing", "Swing note", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_NONE, -1, "MIDI note played when body 1 swings through the bottom; body k plays this + k - 1 (-1 = off)") \
+	X(P_NOTE_LENGTH, "note_length", "Note length (ms)", PK_CONTROL_IN, PM_ALL, 1, 5000, 100, PU_NONE, PF_LOG, PP_NONE, PC_NONE, P_NONE, -1, "Milliseconds from a note-on to its note-off")
 // clang-format on
 
 typedef enum {

@@ -748,7 +748,11 @@ static void test_ports(void)
 	for (uint32_t i = 0; i < lilv_plugin_get_num_ports(p) && i < pendula_port_count(v); ++i)
 		check_port(p, v, i);
 
-	/* Symbols are unique and valid C identifiers (LV2 requires it). */
+	/* Symbols are unique within the plugin and valid C identifiers (LV2
+	 * requires it).  Two rows of the table may share a symbol if no plugin
+	 * has both (x1: the spherical pendulum's row, and the planar models'
+	 * row added after it, with the same meaning). */
+	const unsigned mask = pendula_variant_model_mask(v);
 	for (int a = 0; a < PENDULA_N_PORT_IDS; ++a) {
 		const char *s = pendula_ports[a].symbol;
 		bool ok =
@@ -758,7 +762,9 @@ static void test_ports(void)
 			            (*c >= '0' && *c <= '9') || *c == '_');
 		CHECK(ok, "symbol '%s' is not an identifier", s);
 		for (int b = a + 1; b < PENDULA_N_PORT_IDS; ++b)
-			CHECK(strcmp(s, pendula_ports[b].symbol), "symbol '%s' twice", s);
+			CHECK(!(pendula_ports[a].models & pendula_ports[b].models & mask) ||
+			          strcmp(s, pendula_ports[b].symbol),
+			      "symbol '%s' twice", s);
 	}
 }
 
@@ -1399,6 +1405,43 @@ static void test_bad_input(void)
 /* ---------------------------------------------------------------------- */
 /* reset                                                                   */
 
+/* freeze: the outputs hold the last frame's values while it is on, and on
+ * release the motion resumes where it stopped: the render frozen for N
+ * frames equals the unfrozen one N frames later, bit for bit, whatever the
+ * blocks. */
+static void test_freeze(void)
+{
+	const uint32_t before = seconds(opt.quick ? 0.1 : 0.3) + 13, frozen = 5003;
+	const uint32_t after = seconds(opt.quick ? 0.1 : 0.5);
+	Host *h = host_new(cur_variant, cur_rate);
+	Rec ref = {0}, rec = {0};
+	Blocking b37 = {37, 1, false, false};
+	host_render(h, &ref, before + after, &b37);
+	host_restart(h);
+	Blocking random = {0, 4242, true, false};
+	host_render(h, &rec, before, &random);
+	host_set(h, P_FREEZE, 1.0f);
+	host_render(h, &rec, frozen, &random);
+	host_set(h, P_FREEZE, 0.0f);
+	host_render(h, &rec, after, &random);
+	CHECK(same_signals(&ref, &rec, 0, 0, before, "before the freeze"),
+	      "the frames before the freeze differ");
+	bool held = true;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (!rec.sig[id])
+			continue;
+		for (uint32_t i = 0; i < frozen; ++i)
+			held &= !memcmp(&rec.sig[id][before + i], &rec.sig[id][before - 1],
+			                sizeof(float));
+	}
+	CHECK(held, "an output moved while frozen");
+	CHECK(same_signals(&ref, &rec, before, before + frozen, after, "after the freeze"),
+	      "the motion did not resume where it stopped");
+	rec_free(&ref);
+	rec_free(&rec);
+	host_free(h);
+}
+
 static void test_reset(void)
 {
 	const uint32_t len = seconds(opt.quick ? 0.2 : 1.0);
@@ -1871,6 +1914,115 @@ static void test_midi_wiring(void)
 }
 
 /* ---------------------------------------------------------------------- */
+/* Events: flips and swings as pulses and as notes                         */
+
+/* Renders with the chaos knob at 1.2 and flip / swing notes on, in blocks
+ * (random: b NULL), logging the MIDI output and recording the signals. */
+static void render_events(Host *h, uint32_t frames, uint32_t block, midi_log *log, Rec *rec)
+{
+	host_set(h, P_ENERGY_TARGET, 1.2f);
+	host_set(h, P_ENERGY_RATE, 2.0f);
+	host_set(h, P_NOTE_FLIP, 60.0f);
+	host_set(h, P_NOTE_SWING, 72.0f);
+	host_set(h, P_NOTE_LENGTH, 30.0f);
+	Blocking b = {block, 777, block == 0, false};
+	uint32_t done = 0;
+	rec_reserve(rec, h->v, frames);
+	while (done < frames) {
+		const uint32_t n = next_block(&b, frames - done);
+		host_prepare_atoms(h);
+		lilv_instance_run(h->inst, n);
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+			if (rec->sig[id])
+				memcpy(rec->sig[id] + rec->n, h->buf[id], n * sizeof(float));
+		rec->n += n;
+		const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
+		if (out->atom.type == urid_sequence) {
+			LV2_ATOM_SEQUENCE_FOREACH(out, ev)
+			{
+				if (log->n == log->cap) {
+					log->cap = log->cap ? 2 * log->cap : 4096;
+					log->ev =
+					    lv2th_realloc(log->ev, log->cap * sizeof(midi_ev));
+				}
+				midi_ev *m = &log->ev[log->n++];
+				memset(m, 0, sizeof(*m));
+				m->frames = (int64_t)done + ev->time.frames;
+				m->size = ev->body.size;
+				memcpy(m->bytes, LV2_ATOM_BODY_CONST(&ev->body),
+				       ev->body.size < 3 ? ev->body.size : 3);
+			}
+		}
+		done += n;
+	}
+}
+
+/* Every flip played as a note: its note-on lies on a frame of a flips
+ * pulse, and there are as many of each (but for pulses of the same sign
+ * closer than 1 ms, which merge); every note-on has its
+ * note-off (a note played again ends first); the MIDI and the pulses are
+ * the same for any block split. */
+static void test_events(void)
+{
+	const uint32_t len = seconds(opt.quick ? 3.0 : 20.0);
+	Host *h = host_new(cur_variant, cur_rate);
+	midi_log log = {0}, log2 = {0};
+	Rec rec = {0}, rec2 = {0};
+	render_events(h, len, 0, &log, &rec);
+	host_free(h);
+	h = host_new(cur_variant, cur_rate);
+	render_events(h, len, 256, &log2, &rec2);
+	host_free(h);
+
+	const float *flips = rec.sig[P_OUT_FLIPS], *swings = rec.sig[P_OUT_SWINGS];
+	long onsets[2] = {0, 0}, ons[2] = {0, 0}, unmatched = 0, unpaired = 0;
+	int sounding[128] = {0};
+	for (size_t i = 0; i < log.n; ++i) {
+		const midi_ev *m = &log.ev[i];
+		const int status = m->bytes[0] & 0xf0, note = m->bytes[1];
+		if (m->size != 3 || (status != 0x90 && status != 0x80))
+			continue;
+		if (status == 0x80) {
+			unpaired += !sounding[note];
+			sounding[note] = 0;
+			continue;
+		}
+		unpaired += sounding[note]; /* a note-on while it sounds */
+		sounding[note] = 1;
+		const int kind = note >= 72 ? 1 : 0;
+		ons[kind]++;
+		const float *pulse = kind ? swings : flips;
+		const int64_t f = m->frames;
+		/* (a pulse still on from an event of another body less than 1 ms
+		 * before, with the same sign, just goes on) */
+		unmatched += pulse[f] == 0.0f;
+	}
+	for (int kind = 0; kind < 2; ++kind) {
+		const float *pulse = kind ? swings : flips;
+		for (size_t i = 0; i < rec.n; ++i)
+			onsets[kind] += pulse[i] != 0.0f && (i == 0 || pulse[i - 1] == 0.0f ||
+			                                     pulse[i - 1] != pulse[i]);
+	}
+	printf("\n    %ld flips, %ld swings played; pulses: %ld, %ld", ons[0], ons[1], onsets[0],
+	       onsets[1]);
+	CHECK(ons[0] > 0 && ons[1] > 0, "no flip or no swing in %u frames", len);
+	CHECK(unmatched == 0, "%ld note-ons off their pulse", unmatched);
+	CHECK(unpaired == 0, "%ld note-ons or note-offs without their pair", unpaired);
+	/* pulses of the same sign closer than 1 ms merge (rare) */
+	CHECK(labs(onsets[0] - ons[0]) <= ons[0] / 50 && labs(onsets[1] - ons[1]) <= ons[1] / 50,
+	      "pulse onsets %ld, %ld vs notes %ld, %ld", onsets[0], onsets[1], ons[0], ons[1]);
+	size_t i = 0;
+	while (i < log.n && i < log2.n && !memcmp(&log.ev[i], &log2.ev[i], sizeof(midi_ev)))
+		++i;
+	CHECK(i == log.n && i == log2.n, "the MIDI differs with the block split from event %zu", i);
+	CHECK(same_signals(&rec, &rec2, 0, 0, len, "events"), "the outputs differ with the blocks");
+	free(log.ev);
+	free(log2.ev);
+	rec_free(&rec);
+	rec_free(&rec2);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Suites                                                                  */
 
 static const double all_rates[] = {44100.0, 48000.0, 96000.0};
@@ -1908,6 +2060,8 @@ static CU_TestInfo rate_tests[] = {
     {"energy_damped", test_energy_damped},
     {"block_sizes", test_block_sizes},
     {"reset", test_reset},
+    {"freeze", test_freeze},
+    {"events", test_events},
     {"null_outputs", test_null_outputs},
     {"control_outputs", test_control_outputs},
     {"time_ratio", test_time_ratio},

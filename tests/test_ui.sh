@@ -181,12 +181,13 @@ groups() {
 #    torque: time scale and drag at their maximum, the energy falls.
 interact() {
 	# (at a tenth of real time the Chaos Man's arms can stay near body 1
-	# for several seconds: wait up to about 12 s)
-	for i in $(seq 120); do
+	# for several seconds: wait up to about 15 s)
+	for i in $(seq 150); do
 		bob=$("$probe" point --plugin "$plugin" --log "$log" --size "$win_w" "$win_h" --what bob1)
 		[ $? = 0 ] && break
 		bob=""
-		sleep 0.1 # another handle is near bob 1: wait until they part
+		sleep 0.1 # another handle is near bob 1: wait until they part (up to
+		# 15 s: at time_scale 0.1 in the small window they can overlap long)
 	done
 	[ -n "$bob" ] || fail "$1: bob 1 never clear of the other handles"
 	pivot=$("$probe" point --plugin "$plugin" --log "$log" --size "$win_w" "$win_h" --what pivot)

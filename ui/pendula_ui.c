@@ -50,10 +50,12 @@
 #include <string.h>
 #include <time.h>
 
-#define UI_PI      3.14159265358979323846
+#define UI_PI       3.14159265358979323846
 /* How long the reset port stays at 1 (s), so the plugin sees the rising edge
  * in a block of its own whatever the host's period. */
-#define RESET_HOLD 0.08
+#define RESET_HOLD  0.08
+/* How long an event's flash lasts (s). */
+#define EVENT_FLASH 0.25
 
 /* ---------------------------------------------------------------------- */
 /* Sliders                                                                 */
@@ -63,6 +65,7 @@ typedef enum {
 	CURVE_POW2,        /* min + (max - min) u^2 (lengths) */
 	CURVE_POW3,        /* min + (max - min) u^3: fine control near min */
 	CURVE_SIGNED_POW3, /* a range around 0: cubic on either side of the middle */
+	CURVE_LINEAR,      /* min + (max - min) u (the chaos knob; a toggle snaps) */
 } slider_curve;
 
 typedef struct {
@@ -76,8 +79,10 @@ static slider_curve curve_of(pendula_port_id id)
 	const pendula_port_info *p = &pendula_ports[id];
 	if ((p->flags & PF_LOG) && p->min > 0.0f)
 		return CURVE_LOG;
+	if (p->flags & PF_TOGGLED)
+		return CURVE_LINEAR;
 	if (p->min < 0.0f && p->max > 0.0f)
-		return CURVE_SIGNED_POW3;
+		return p->min == -p->max ? CURVE_SIGNED_POW3 : CURVE_LINEAR;
 	return p->unit == PU_M ? CURVE_POW2 : CURVE_POW3;
 }
 
@@ -132,6 +137,10 @@ static double slider_value(const slider_desc *s, double u)
 		const double a = 2.0 * u - 1.0;
 		return lo + (hi - lo) * 0.5 * (1.0 + a * a * a);
 	}
+	case CURVE_LINEAR:
+		if (pendula_ports[s->id].flags & PF_TOGGLED)
+			return u >= 0.5 ? hi : lo;
+		return lo + (hi - lo) * u;
 	}
 	return lo;
 }
@@ -152,6 +161,8 @@ static double slider_position(const slider_desc *s, double v)
 		return clamp01(cbrt((v - lo) / (hi - lo)));
 	case CURVE_SIGNED_POW3:
 		return clamp01(0.5 * (cbrt(2.0 * (v - lo) / (hi - lo) - 1.0) + 1.0));
+	case CURVE_LINEAR:
+		return clamp01((v - lo) / (hi - lo));
 	}
 	return 0.0;
 }
@@ -198,6 +209,11 @@ typedef struct {
 	bool reset_high; /* reset port is at 1 */
 	bool reset_held; /* button still pressed */
 	double reset_since;
+
+	/* events: the last flip or swing seen (flips_ctl / swings_ctl, or an
+	 * angle output that jumped over the top between two updates) */
+	double flash_since;
+	bool flash_flip;
 } PendulaUI;
 
 static double now_seconds(void)
@@ -308,6 +324,41 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 	text_at(cr, row->x + row->w, mid, text, 1);
 }
 
+/* The chaos knob's target on the energy meter (the meter's scale:
+ * pendula_draw_energy fills 0.5 E of its height), when the knob is on. */
+static void draw_energy_target(cairo_t *cr, const PendulaUI *ui, pendula_rect r)
+{
+	const double target = ui->value[P_ENERGY_TARGET];
+	if (!has_port(ui, P_ENERGY_TARGET) || !(target >= 0.0))
+		return;
+	const double frac = fmin(0.5 * target, 1.0);
+	const double y = r.y + r.h * (1.0 - frac);
+	cairo_save(cr);
+	cairo_rectangle(cr, r.x - 3.0, y - 1.0, r.w + 6.0, 2.0);
+	cairo_set_source_rgb(cr, 0.30, 0.90, 0.90); /* (not the probe's orange marker) */
+	cairo_fill(cr);
+	cairo_restore(cr);
+}
+
+/* A flip or swing seen lately: the scene's frame lights up (magenta for a
+ * flip, blue for a swing) and fades out. */
+static void draw_event_flash(cairo_t *cr, const PendulaUI *ui, pendula_rect r)
+{
+	const double age = now_seconds() - ui->flash_since;
+	if (!(age >= 0.0 && age < EVENT_FLASH))
+		return;
+	const double a = 1.0 - age / EVENT_FLASH;
+	cairo_save(cr);
+	cairo_rectangle(cr, r.x + 1.5, r.y + 1.5, r.w - 3.0, r.h - 3.0);
+	if (ui->flash_flip)
+		cairo_set_source_rgba(cr, 0.95, 0.35, 0.85, a);
+	else
+		cairo_set_source_rgba(cr, 0.45, 0.65, 1.0, a);
+	cairo_set_line_width(cr, 3.0);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
 static void draw(PendulaUI *ui)
 {
 	pendula_layout lay;
@@ -334,6 +385,8 @@ static void draw(PendulaUI *ui)
 		pendula_draw_ghost(cr, &v, &init, lay.scene, 1.0, 1.0, 1.0, 0.7);
 	}
 	pendula_draw_energy(cr, energy, lay.meter);
+	draw_energy_target(cr, ui, lay.meter);
+	draw_event_flash(cr, ui, lay.scene);
 
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 12.0);
@@ -590,6 +643,8 @@ static int idle(LV2UI_Handle handle)
 	PendulaUI *ui = (PendulaUI *)handle;
 	process_events(ui);
 	reset_update(ui);
+	if (now_seconds() - ui->flash_since < EVENT_FLASH + 0.05)
+		ui->need_draw = true; /* the flash fades */
 	if (ui->destroyed)
 		return 1;
 	if (ui->pose_changed) {
@@ -783,6 +838,20 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
 	return (LV2UI_Handle)ui;
 }
 
+/* A flip or swing in the values the host delivers: a pulse caught by the
+ * flips / swings mirrors, or a wrapped angle that jumped over the top
+ * between two updates (the pulses last 1 ms: most fall between them). */
+static void note_event(PendulaUI *ui, pendula_port_id id, float was, float now)
+{
+	const bool pulse = (id == P_CTL_FLIPS || id == P_CTL_SWINGS) && now != 0.0f;
+	const bool jump = id >= P_CTL_THETA1 && id <= P_CTL_THETA6 && fabsf(now - was) > 1.0f;
+	if (!pulse && !jump)
+		return;
+	ui->flash_since = now_seconds();
+	ui->flash_flip = id != P_CTL_SWINGS;
+	ui->need_draw = true;
+}
+
 static void port_event(LV2UI_Handle handle, uint32_t port_index, uint32_t buffer_size,
                        uint32_t format, const void *buffer)
 {
@@ -800,6 +869,7 @@ static void port_event(LV2UI_Handle handle, uint32_t port_index, uint32_t buffer
 	v = sanitize(ui, (pendula_port_id)id, v);
 	if (v == ui->value[id])
 		return; /* hosts repeat unchanged outputs: nothing to draw */
+	note_event(ui, (pendula_port_id)id, ui->value[id], v);
 	ui->value[id] = v;
 	if (p->kind != PK_CONTROL_OUT)
 		ui->need_draw = true;

@@ -92,6 +92,25 @@ double pendula_settings_step(const pendula_system *sys, double omega_nat, double
 	return h;
 }
 
+/* The velocity outputs of an angle model: omega{k} = theta-dot_k /
+ * omega_ref_k, omega_ref_k = sqrt(2 D / R_kk) with R_kk the diagonal of the
+ * mass matrix with every body hanging at rest (q = 0): the rate joint k
+ * would turn at if the whole energy range D went into it alone.  A motion
+ * at normalised energy 1 stays within about +-1 (README.md). */
+static void angle_speed_refs(pendula_system *sys)
+{
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		sys->speed_ref[k] = 0.0f;
+		if (k >= sys->n || k >= sys->dof)
+			continue;
+		double q[PENDULA_MAX_DOF] = {0}, qdot[PENDULA_MAX_DOF] = {0}, p[PENDULA_MAX_DOF];
+		qdot[k] = 1.0;
+		sys->ops->momentum(sys, q, qdot, p);
+		const double r = p[k] / (2.0 * sys->energy_range);
+		sys->speed_ref[k] = r > 0.0 && isfinite(r) ? (float)sqrt(r) : 0.0f;
+	}
+}
+
 void pendula_system_init(pendula_system *sys, const pendula_params *p)
 {
 	memset(sys, 0, sizeof(*sys));
@@ -100,6 +119,8 @@ void pendula_system_init(pendula_system *sys, const pendula_params *p)
 	sys->g = pendula_positive(p->gravity, 0.0);
 	pendula_forcing_init(&sys->force, p);
 	sys->ops->derive(sys, p);
+	if (sys->ops->velocity_outputs == PENDULA_VEL_ANGLE)
+		angle_speed_refs(sys);
 }
 
 void pendula_velocity(const pendula_system *sys, const double *q, const double *p, double *qdot)
@@ -209,16 +230,19 @@ struct pendula_engine {
 	/* The latest settings (set_params); in force from the step after
 	 * has_pending was set (sys holds what is in force). */
 	pendula_params pending;
-	/* (the small fields sit together: the engine stays below 4 kB) */
-	int has_pending;
+	/* (the small fields sit together, flags in bytes: the engine stays
+	 * below 4 kB) */
 	int level; /* h = H_MAX 2^-level */
-	int restarting;
-	int last_lazy;
-	int phase_request[2];
+	unsigned char has_pending, restarting, last_lazy;
+	unsigned char phase_request[2];
 	/* Angle channels: WRAP_NONE if they stay well inside (-1, 1) over the
 	 * whole step (most steps of most angles), WRAP_ONCE if one correction
 	 * by 2 suffices, WRAP_ANY if the step spans more than a turn. */
 	unsigned char wrap[PENDULA_MAX_BODIES];
+	/* Events: where each body's event angle was at the last frame (two
+	 * bits per body: positive, upper half; EVENT_VALID: the bits are set).
+	 * (Here, after wrap[], it fills what would be padding.) */
+	uint16_t event_region;
 	/* Rows of fpoly / poly (bit ch) and of qpoly (bit k) that may be
 	 * nonzero: the others hold zeros, and next_step and fill_frame_at
 	 * skip them (a model fills a few of the channels; see live_rows). */
@@ -234,7 +258,6 @@ struct pendula_engine {
 	 * of the frame's index within the step only, so the output does not
 	 * depend on how blocks split the frames. */
 	double u0, du;
-	uint32_t idx;
 	/* Work budget (integers, so that it does not depend on how blocks
 	 * split the frames): each frame earns credit_frame, each step attempt
 	 * costs credit_step, the credit holds at most credit_cap. */
@@ -242,6 +265,7 @@ struct pendula_engine {
 	int max_steps; /* budget per frame, rounded up (for the statistics) */
 	/* Lowest level allowed since a solve failed, and good steps since. */
 	int floor_level, floor_good;
+	uint32_t idx;               /* (here: no padding, the engine stays below 4 kB) */
 	double clock_base, clock_h; /* st.t = clock_base + clock_steps * clock_h */
 	uint64_t clock_steps;
 	double step_phase_x, step_phase_y, step_phase_z; /* forcing phases at the step start */
@@ -249,7 +273,7 @@ struct pendula_engine {
 	 * precision: tip x, y, energy, tip z (the angles use qpoly; the
 	 * direction channels are read from fpoly, to keep the engine small). */
 	double poly[N_POLY][4];
-	float fpoly[PENDULA_N_CHANNELS]
+	float fpoly[PENDULA_N_POLY_CHANNELS]
 	           [4]; /* every output channel in output units (angles / pi), for run() */
 	/* Angles as quintic Hermite interpolants (value, velocity and
 	 * acceleration at both ends): the double-precision frames read theta and
@@ -328,6 +352,20 @@ static void frame_advance_setup(pendula_engine *e)
 	}
 }
 
+/* An angle model's directions x{k} = sin theta_k, y{k} = -cos theta_k
+ * (PENDULA_CH_X, _Y + k), from its angle channels. */
+static void angle_directions(const pendula_system *sys, double *val, double *der)
+{
+	for (int k = 0; k < sys->n && k < PENDULA_MAX_BODIES; ++k) {
+		const double th = val[PENDULA_CH_THETA + k], w = der[PENDULA_CH_THETA + k];
+		const double sn = sin(th), cs = cos(th);
+		val[PENDULA_CH_X + k] = sn;
+		der[PENDULA_CH_X + k] = cs * w;
+		val[PENDULA_CH_Y + k] = -cs;
+		der[PENDULA_CH_Y + k] = sn * w;
+	}
+}
+
 /* The model's values and derivatives of every channel at the state (the
  * channels it lacks are 0). */
 static void measure_all(pendula_engine *e, double *val, double *der)
@@ -335,6 +373,8 @@ static void measure_all(pendula_engine *e, double *val, double *der)
 	memset(val, 0, sizeof(double) * PENDULA_N_CH_ALL);
 	memset(der, 0, sizeof(double) * PENDULA_N_CH_ALL);
 	e->sys.ops->measure(&e->sys, &e->st, e->qdot, val, der);
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE)
+		angle_directions(&e->sys, val, der);
 }
 
 static void hermite(double *c, double y0, double d0, double y1, double d1, double h)
@@ -372,6 +412,98 @@ static void materialize_last(pendula_engine *e)
 		fill_frame_at(e, e->last_u, &e->last);
 		e->last_lazy = 0;
 	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* The chaos knob: a feedback force that holds the normalised energy       */
+/*                                                                          */
+/* README.md ("Energy as a control").  The force is a generalised force     */
+/* along the motion, F = mu(t) R(q) q' (R the mass matrix, pivot frame):    */
+/* a torque proportional to each body's momentum, never a rescaling of the  */
+/* state.  Its power is F . q' = 2 mu T.  With q and t frozen its flow is   */
+/* exact, q' <- exp(mu tau) q', and it enters each integration step by      */
+/* Strang splitting: a half kick, the model's step, a half kick (the 3-D    */
+/* models then put the velocities back on their constraints, adapt()).     */
+/* mu is held over a step, chosen at its start so that                     */
+/*     dE/dt = P_other + 2 mu T = rate D (target - E_norm)                  */
+/* whatever the damping, torques or forcing do (P_other, the model's own    */
+/* power), and clamped to |mu| <= FEEDBACK_MU_RATE rate + |P_other| / 2T    */
+/* (and a tenth of the step's rate, so a kick never exceeds a few percent). */
+/* At rest (T ~ 0) there is no motion to push along: a tiny seed force on   */
+/* the first coordinate starts it when the target lies above the energy.    */
+/* Depends only on the state at the step start: block-split independent.    */
+
+#define FEEDBACK_MU_RATE 10.0
+#define FEEDBACK_REST    1e-9 /* T / D below which the seed force acts */
+#define FEEDBACK_SEED    1e-3 /* seed force in units of rate sqrt(2 D R_00) */
+
+/* mu for the step that starts at the current state (0: the knob is off). */
+static double feedback_mu(const pendula_engine *e, double energy_norm, double power_norm,
+                          double *kinetic)
+{
+	const pendula_params *p = &e->pending; /* in force: apply_pending ran */
+	*kinetic = 0.0;
+	if (!(p->energy_target >= 0.0) || !(p->energy_rate > 0.0))
+		return 0.0;
+	const double rate = fmin(p->energy_rate, 1e3), d = e->sys.energy_range;
+	double t = 0.0;
+	for (int i = 0; i < e->sys.dof; ++i)
+		t += 0.5 * e->qdot[i] * e->st.p[i];
+	*kinetic = t;
+	if (!(t > FEEDBACK_REST * d))
+		return 0.0;
+	const double want = rate * d * (fmin(p->energy_target, 1e3) - energy_norm);
+	const double other = power_norm * d;
+	double mu = (want - other) / (2.0 * t);
+	double mu_max = FEEDBACK_MU_RATE * rate + fabs(other) / (2.0 * t);
+	if (mu_max > 0.1 / e->h)
+		mu_max = 0.1 / e->h;
+	mu = mu > mu_max ? mu_max : mu < -mu_max ? -mu_max : mu;
+	return isfinite(mu) ? mu : 0.0;
+}
+
+/* The feedback force over simulated time tau: q' <- exp(mu tau) q', plus the
+ * seed force at rest.  Changes st.p and leaves the velocities in e->qdot. */
+static void feedback_kick(pendula_engine *e, double mu, double tau)
+{
+	const pendula_params *p = &e->pending;
+	const pendula_system *sys = &e->sys;
+	double qdot[PENDULA_MAX_DOF] = {0};
+	sys->ops->velocity(sys, e->st.q, e->st.p, qdot);
+	double t = 0.0;
+	for (int i = 0; i < sys->dof; ++i)
+		t += 0.5 * qdot[i] * e->st.p[i];
+	const int seed =
+	    !(t > FEEDBACK_REST * sys->energy_range) &&
+	    p->energy_target > pendula_energy_normalised(sys, pendula_energy(sys, e->st.q, qdot));
+	if (seed) {
+		double unit[PENDULA_MAX_DOF] = {0}, r[PENDULA_MAX_DOF] = {0};
+		unit[0] = 1.0;
+		sys->ops->momentum(sys, e->st.q, unit, r);
+		const double r00 = r[0] > 0.0 ? r[0] : 0.0;
+		e->st.p[0] += FEEDBACK_SEED * fmin(p->energy_rate, 1e3) *
+		              sqrt(2.0 * sys->energy_range * r00) * tau;
+		sys->ops->velocity(sys, e->st.q, e->st.p, qdot);
+	} else if (mu == 0.0) {
+		memcpy(e->qdot, qdot, sizeof(e->qdot));
+		return;
+	}
+	const double grow = exp(mu * tau);
+	for (int i = 0; i < sys->dof; ++i)
+		qdot[i] *= grow;
+	if (sys->ops->adapt)
+		sys->ops->adapt(sys, sys->n, e->st.q, qdot, e->st.t);
+	sys->ops->momentum(sys, e->st.q, qdot, e->st.p);
+	memcpy(e->qdot, qdot, sizeof(e->qdot));
+}
+
+/* Kinetic energy at the state (velocities e->qdot). */
+static double kinetic_now(const pendula_engine *e)
+{
+	double t = 0.0;
+	for (int i = 0; i < e->sys.dof; ++i)
+		t += 0.5 * e->qdot[i] * e->st.p[i];
+	return t;
 }
 
 /* Takes the next integration step: the step that ends at st begins the
@@ -425,6 +557,15 @@ static void next_step(pendula_engine *e)
 	 * settings, a light body spun up by a torque) is taken again from the
 	 * same state at half the length, and the smaller step is kept for a
 	 * while (floor_level).  Each attempt costs budget. */
+	double kinetic, energy_slope_end = 0.0;
+	const double mu = feedback_mu(e, energy_now, start_der[PENDULA_CH_ENERGY], &kinetic);
+	const int feedback = e->pending.energy_target >= 0.0 && e->pending.energy_rate > 0.0;
+	double qdot0[PENDULA_MAX_DOF];
+	if (feedback) {
+		memcpy(qdot0, e->qdot, sizeof(qdot0));
+		/* the energy interpolant's slope: the power of every force */
+		start_der[PENDULA_CH_ENERGY] += 2.0 * mu * kinetic / e->sys.energy_range;
+	}
 	const pendula_state st0 = e->st;
 	const pendula_predictor pred0 = e->pred;
 	int finite;
@@ -436,8 +577,12 @@ static void next_step(pendula_engine *e)
 		}
 		e->pred.failed = 0;
 		e->credit -= e->credit_step;
+		if (feedback)
+			feedback_kick(e, mu, 0.5 * e->h);
 		e->stats.iterations += (uint64_t)e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
 		e->st.t = e->clock_base + (double)(++e->clock_steps) * e->h;
+		if (feedback)
+			feedback_kick(e, mu, 0.5 * e->h);
 		/* A damped motion decays towards zero; keep it out of the
 		 * subnormal range, where arithmetic is slow. */
 		for (int k = 0; k < e->sys.dof; ++k) {
@@ -453,6 +598,8 @@ static void next_step(pendula_engine *e)
 		e->stats.retries++;
 		e->st = st0;
 		e->pred = pred0;
+		if (feedback)
+			memcpy(e->qdot, qdot0, sizeof(qdot0));
 		e->level++;
 		e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
 		e->floor_level = e->level;
@@ -480,15 +627,20 @@ static void next_step(pendula_engine *e)
 		memset(start_val, 0, sizeof(start_val));
 		memset(start_der, 0, sizeof(start_der));
 	}
-	_Static_assert(PENDULA_N_CHANNELS <= 32 && PENDULA_MAX_BODIES <= 32, "live masks");
-	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch) {
+	if (feedback) /* the feedback's power at the end, for the interpolant only */
+		energy_slope_end += 2.0 * mu * kinetic_now(e) / e->sys.energy_range;
+	_Static_assert(PENDULA_N_POLY_CHANNELS <= 32 && PENDULA_MAX_BODIES <= 32, "live masks");
+	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch) {
 		double c[4] = {0.0, 0.0, 0.0, 0.0};
 		/* (most models leave most channels at 0: their cubic is 0, and
 		 * a row that already holds zeros is left alone) */
 		const uint32_t bit = (uint32_t)1 << ch;
 		if (start_val[ch] != 0.0 || start_der[ch] != 0.0 || e->end_val[ch] != 0.0 ||
 		    e->end_der[ch] != 0.0) {
-			hermite(c, start_val[ch], start_der[ch], e->end_val[ch], e->end_der[ch],
+			hermite(c, start_val[ch], start_der[ch], e->end_val[ch],
+			        feedback && ch == PENDULA_CH_ENERGY
+			            ? e->end_der[ch] + energy_slope_end
+			            : e->end_der[ch],
 			        e->h);
 			e->live |= bit;
 		} else if (e->live & bit) {
@@ -568,6 +720,7 @@ static void restart(pendula_engine *e)
 	e->u0 = 0.0;
 	e->idx = 0;
 	e->phase_request[0] = e->phase_request[1] = 0;
+	e->event_region = 0;
 	e->restarting = 1;
 	next_step(e);
 	e->restarting = 0;
@@ -761,6 +914,172 @@ static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
 	return m;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Velocity outputs (PENDULA_CH_W + k), from the interpolants              */
+
+/* d/du of a cubic, times scale: the quadratic's coefficients. */
+static inline void cubic_slope(const float *c, double scale, float *d)
+{
+	d[0] = (float)(c[1] * scale);
+	d[1] = (float)(2.0 * c[2] * scale);
+	d[2] = (float)(3.0 * c[3] * scale);
+}
+
+/* The output whose quadratic in u is the slope of one interpolant
+ * (PENDULA_VEL_ANGLE, _POSITION): its coefficients, or 0 if the velocity
+ * output k is made of two (PENDULA_VEL_DIRECTION). */
+static int velocity_quadratic(const pendula_engine *e, int k, float *d)
+{
+	const double inv_h = 1.0 / e->h, ref = e->sys.speed_ref[k];
+	switch (e->sys.ops->velocity_outputs) {
+	case PENDULA_VEL_ANGLE: /* the angle interpolant is in units of pi */
+		cubic_slope(e->fpoly[PENDULA_CH_THETA + k], PENDULA_PI * ref * inv_h, d);
+		return 1;
+	case PENDULA_VEL_POSITION:
+		cubic_slope(e->fpoly[k < 3 ? PENDULA_CH_X + PENDULA_MAX_BODIES * k : PENDULA_CH_X],
+		            k < 3 ? ref * inv_h : 0.0, d);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void frame_velocities(const pendula_engine *e, double u, pendula_frame *f)
+{
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		float d[3];
+		if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+			f->w[k] = (float)(f->omega[k] * e->sys.speed_ref[k]);
+		} else if (velocity_quadratic(e, k, d)) {
+			f->w[k] = (float)(d[0] + u * (d[1] + u * (double)d[2]));
+		} else {
+			const float *x = e->fpoly[PENDULA_CH_X + k],
+			            *y = e->fpoly[PENDULA_CH_Y + k];
+			float dx[3], dy[3];
+			cubic_slope(x, 1.0, dx);
+			cubic_slope(y, 1.0, dy);
+			const double xv = fpoly_eval(x, u), yv = fpoly_eval(y, u);
+			const double xd = dx[0] + u * (dx[1] + u * (double)dx[2]);
+			const double yd = dy[0] + u * (dy[1] + u * (double)dy[2]);
+			f->w[k] = (float)((xv * yd - yv * xd) * e->sys.speed_ref[k] / e->h);
+		}
+	}
+}
+
+/* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */
+static void write_velocity(const pendula_engine *e, int k, float *restrict out, float u0, float du,
+                           int32_t idx, int32_t m)
+{
+	float d[3];
+	if (velocity_quadratic(e, k, d)) {
+		for (int32_t i = 0; i < m; ++i) {
+			const float u = u0 + (float)(idx + i) * du;
+			float v = d[0] + u * (d[1] + u * d[2]);
+			v = v < -1.0f ? -1.0f : v;
+			v = v > 1.0f ? 1.0f : v;
+			out[i] = pendula_flush_output(v);
+		}
+		return;
+	}
+	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
+	float dx[3], dy[3];
+	const float scale = (float)(e->sys.speed_ref[k] / e->h);
+	cubic_slope(x, 1.0, dx);
+	cubic_slope(y, 1.0, dy);
+	for (int32_t i = 0; i < m; ++i) {
+		const float u = u0 + (float)(idx + i) * du;
+		const float xv = x[0] + u * (x[1] + u * (x[2] + u * x[3]));
+		const float yv = y[0] + u * (y[1] + u * (y[2] + u * y[3]));
+		const float xd = dx[0] + u * (dx[1] + u * dx[2]);
+		const float yd = dy[0] + u * (dy[1] + u * dy[2]);
+		float v = (xv * yd - yv * xd) * scale;
+		v = v < -1.0f ? -1.0f : v;
+		v = v > 1.0f ? 1.0f : v;
+		out[i] = pendula_flush_output(v);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Events (pendula_engine.h): each body's event angle is classified per     */
+/* frame by its sign and by its half (upper: |angle| > pi / 2).  Between    */
+/* two frames the angle moves far less than pi / 2, so a change of sign in  */
+/* the upper half is a crossing of +-pi (a flip), in the lower half a       */
+/* crossing of 0 (a swing).  Only the last frame's classes are kept (two    */
+/* bits per body), so the result does not depend on how blocks split the    */
+/* frames.                                                                  */
+
+#define EVENT_VALID 0x8000u
+
+static int event_bodies(const pendula_engine *e)
+{
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_POSITION)
+		return 1;
+	return e->sys.n < PENDULA_MAX_BODIES ? e->sys.n : PENDULA_MAX_BODIES;
+}
+
+/* Bit 0: the angle is >= 0; bit 1: it is in the upper half. */
+static unsigned event_class(const pendula_engine *e, int k, double u)
+{
+	const int rule = e->sys.ops->velocity_outputs;
+	if (rule == PENDULA_VEL_ANGLE) {
+		const double *q = e->qpoly[k];
+		const double th = pendula_wrap_angle(
+		    q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * (q[4] + u * q[5])))));
+		return (th >= 0.0 ? 1u : 0u) | (fabs(th) > 0.5 * PENDULA_PI ? 2u : 0u);
+	}
+	/* the front view: atan2(x, -y) has the sign of x, the upper half y > 0 */
+	const double x = fpoly_eval(e->fpoly[PENDULA_CH_X + k], u);
+	const double y = fpoly_eval(e->fpoly[PENDULA_CH_Y + k], u);
+	/* the bead on the floor (no z: speed_ref[2] = 0) has no top */
+	const int no_top = rule == PENDULA_VEL_POSITION && e->sys.speed_ref[2] == 0.0f;
+	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !no_top ? 2u : 0u);
+}
+
+/* |velocity output k| at u (unclamped), for the event's speed. */
+static double velocity_at(const pendula_engine *e, int k, double u)
+{
+	pendula_frame f;
+	memset(&f, 0, sizeof(f));
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+		const double *q = e->qpoly[k];
+		f.omega[k] =
+		    (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) / e->h;
+	}
+	frame_velocities(e, u, &f);
+	return fabs((double)f.w[k]);
+}
+
+/* The events of the frame at u (frame index `frame` of this run() call):
+ * reported to on_event when it is not NULL. */
+static void detect_events(pendula_engine *e, double u, uint32_t frame, pendula_event_fn on_event,
+                          void *user)
+{
+	const int n = event_bodies(e);
+	unsigned now = EVENT_VALID;
+	for (int k = 0; k < n; ++k) {
+		const unsigned c = event_class(e, k, u);
+		now |= c << (2 * k);
+		if (!(e->event_region & EVENT_VALID) || !on_event)
+			continue;
+		const unsigned was = (e->event_region >> (2 * k)) & 3u;
+		if (((was ^ c) & 1u) == 0 || ((was ^ c) & 2u))
+			continue; /* same side, or a jump too large to tell */
+		pendula_event ev;
+		ev.frame = frame;
+		ev.body = k;
+		if (c & 2u) { /* over the top: from + pi to - pi is increasing */
+			ev.kind = PENDULA_EVENT_FLIP;
+			ev.dir = (was & 1u) ? 1 : -1;
+		} else {
+			ev.kind = PENDULA_EVENT_SWING;
+			ev.dir = (c & 1u) ? 1 : -1;
+		}
+		ev.speed = velocity_at(e, k, u);
+		on_event(user, &ev);
+	}
+	e->event_region = (uint16_t)now;
+}
+
 static void fill_frame(const pendula_engine *e, pendula_frame *f)
 {
 	fill_frame_at(e, frame_u(e), f);
@@ -801,6 +1120,7 @@ static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
 		f->y[k] = fpoly_live(e, PENDULA_CH_Y + k, u);
 		f->z[k] = fpoly_live(e, PENDULA_CH_Z + k, u);
 	}
+	frame_velocities(e, u, f);
 #undef POLY
 }
 
@@ -814,6 +1134,10 @@ double pendula_frame_channel(const pendula_frame *f, int ch)
 		return f->y[ch - PENDULA_CH_Y];
 	if (ch >= PENDULA_CH_Z && ch < PENDULA_CH_Z + PENDULA_MAX_BODIES)
 		return f->z[ch - PENDULA_CH_Z];
+	if (ch >= PENDULA_CH_W && ch < PENDULA_CH_W + PENDULA_MAX_BODIES) {
+		const double w = f->w[ch - PENDULA_CH_W];
+		return w < -1.0 ? -1.0 : w > 1.0 ? 1.0 : w;
+	}
 	switch (ch) {
 	case PENDULA_CH_TIP_X:
 		return f->tip_x_norm;
@@ -833,6 +1157,7 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 	if (e->phase_request[0] || e->phase_request[1])
 		apply_phase_requests(e);
 	fill_frame(e, f);
+	detect_events(e, frame_u(e), 0, NULL, NULL);
 	e->last = *f;
 	e->last_lazy = 0;
 	e->idx++;
@@ -895,10 +1220,18 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
 
 void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out)
 {
+	pendula_engine_run_events(e, n_frames, out, NULL, NULL);
+}
+
+void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out,
+                               pendula_event_fn on_event, void *user)
+{
 	if (n_frames == 0)
 		return;
 	if (e->phase_request[0] || e->phase_request[1])
 		apply_phase_requests(e);
+	if (!on_event)
+		e->event_region = 0; /* not followed: start afresh when asked */
 	uint32_t done = 0;
 	while (done < n_frames) {
 		const uint32_t m = frames_in_step(e, n_frames - done);
@@ -906,7 +1239,16 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outp
 			/* Channel by channel over the frames of this step. */
 			const float u0 = (float)e->u0, du = (float)e->du;
 			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
-			for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch) {
+			if (on_event)
+				for (uint32_t i = 0; i < m; ++i)
+					detect_events(e,
+					              e->u0 + (double)(int32_t)(e->idx + i) * e->du,
+					              done + i, on_event, user);
+			for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+				if (out->ch[PENDULA_CH_W + k])
+					write_velocity(e, k, out->ch[PENDULA_CH_W + k] + done, u0,
+					               du, idx, mm);
+			for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch) {
 				float *buf = out->ch[ch];
 				if (!buf)
 					continue;

@@ -25,11 +25,24 @@
 
 #include <string.h>
 
-/* Internal channels: the output channels, then one angular-velocity channel
- * per body (value = omega, derivative = angular acceleration). */
+/* Internal channels: the output channels with an interpolant, then one
+ * angular-velocity channel per body (value = omega, derivative = angular
+ * acceleration).  They share their indices with the velocity outputs
+ * PENDULA_CH_W + k, which the engine derives from the interpolants. */
 enum {
-	PENDULA_CH_OMEGA = PENDULA_N_CHANNELS,
+	PENDULA_CH_OMEGA = PENDULA_N_POLY_CHANNELS,
 	PENDULA_N_CH_ALL = PENDULA_CH_OMEGA + PENDULA_MAX_BODIES
+};
+_Static_assert((int)PENDULA_CH_OMEGA == (int)PENDULA_CH_W &&
+                   (int)PENDULA_N_CH_ALL <= (int)PENDULA_N_CHANNELS,
+               "the raw angular velocities share the indices of the velocity outputs");
+
+/* How the engine derives the velocity outputs PENDULA_CH_W + k from the
+ * interpolants (pendula_model_ops.velocity_outputs). */
+enum {
+	PENDULA_VEL_ANGLE = 0, /* theta-dot of angle channel k (the angle models) */
+	PENDULA_VEL_DIRECTION, /* (u x u')_z of the direction channels X, Y + k */
+	PENDULA_VEL_POSITION,  /* d/dt of channel X, Y, Z (+ 0) for k = 0, 1, 2 */
 };
 
 /* Step size: h <= PENDULA_KAPPA_SLOW / rate for the fastest motion (rad per
@@ -52,10 +65,12 @@ enum {
 typedef struct {
 	double w[3][PENDULA_MAX_BODIES]; /* oldest first */
 	double t[3];
-	int count;
 	double correction[PENDULA_MAX_STAGES][PENDULA_MAX_BODIES];
-	int stage;      /* stage of the composition being solved (-1: none) */
 	double stage_h; /* step the corrections were learnt at (0: none) */
+	/* (the ints together, without padding between them: the engine that
+	 * holds a predictor stays below 4 kB) */
+	int count;
+	int stage; /* stage of the composition being solved (-1: none) */
 	/* Set by a model whose implicit solve did not converge in this step
 	 * (the step is too long for the dynamics): the engine then takes the
 	 * step again at half the length.  The engine clears it. */
@@ -213,6 +228,11 @@ struct pendula_model_ops {
 
 	/* Coordinates q from a frame's channels.  Default: q[k] = theta[k]. */
 	void (*coords)(const pendula_system *sys, const pendula_frame *f, double *q);
+
+	/* How the velocity outputs come from the interpolants (PENDULA_VEL_*;
+	 * default 0 = PENDULA_VEL_ANGLE).  A model other than an angle model
+	 * fills sys->speed_ref in derive(). */
+	int velocity_outputs;
 };
 
 /* The model's own constants inside sys. */

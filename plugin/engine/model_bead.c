@@ -63,6 +63,26 @@ static inline double dot3(const double *a, const double *b)
 /* ------------------------------------------------------------------------ */
 /* Settings                                                                 */
 
+/* The velocity outputs vx, vy, vz = velocity / v_ref with v_ref = sqrt(2 D
+ * / m), the bead's speed if the whole energy range D were kinetic.  The
+ * engine takes them from the slopes of the position channels, which are
+ * the position times a scale per axis (bead_measure): speed_ref undoes it. */
+static void bead_speed_refs(pendula_system *sys, const bead_model *bm)
+{
+	const double v_ref = sqrt(2.0 * sys->energy_range * bm->inv_m);
+	double extent[3]; /* 1 / the scale of each position channel (0: none) */
+	if (bm->surface == SURFACE_ELLIPSOID) {
+		for (int i = 0; i < 3; ++i)
+			extent[i] = bm->axis[i];
+	} else {
+		extent[0] = bm->half_width;
+		extent[1] = bm->d * bm->half_width * bm->half_width;
+		extent[2] = 0.0;
+	}
+	for (int i = 0; i < PENDULA_MAX_BODIES; ++i)
+		sys->speed_ref[i] = i < 3 && v_ref > 0.0 ? (float)(extent[i] / v_ref) : 0.0f;
+}
+
 static void bead_derive(pendula_system *sys, const pendula_params *p)
 {
 	bead_model *bm = PENDULA_MODEL_PART(bead_model, sys);
@@ -109,6 +129,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	if (!(sys->energy_range > 1e-6))
 		sys->energy_range = 1e-6;
 	sys->tip_length = 0.0;
+	bead_speed_refs(sys, bm);
 
 	const double g_max = sqrt((g + f->accel_y) * (g + f->accel_y) + f->accel_x * f->accel_x +
 	                          f->accel_z * f->accel_z);
@@ -656,4 +677,5 @@ const pendula_model_ops pendula_model_bead = {
     .fresh = bead_fresh,
     .pose3 = bead_pose3,
     .coords = bead_coords,
+    .velocity_outputs = PENDULA_VEL_POSITION,
 };

@@ -113,11 +113,13 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 	const pendula_forcing *f = &sys->force;
 	const double g_max = sqrt((g + f->accel_y) * (g + f->accel_y) + f->accel_x * f->accel_x +
 	                          f->accel_z * f->accel_z);
+	double inertia[NL] = {0}; /* l_k^2 sum_{j >= k} m_j: link k turning alone */
 	for (int k = 0; k < n; ++k) {
 		double below = 0.0;
 		for (int j = k; j < n; ++j)
 			below += sm->m[j];
 		u_range += below * sm->l[k];
+		inertia[k] = below * sm->l[k] * sm->l[k];
 		/* (R^-1)_kk <= (1/m_k + 1/m_{k-1}) / l_k^2: the link's two ends
 		 * as a free pair is the lightest the link can be. */
 		const double inv_pair = sm->inv_m[k] + (k > 0 ? sm->inv_m[k - 1] : 0.0);
@@ -131,6 +133,13 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 	if (!(sys->energy_range > 1e-6))
 		sys->energy_range = 1e-6;
 	sys->tip_length = sum_l;
+	/* omega{k} = (u_k x u_k')_z / omega_ref_k, omega_ref_k = sqrt(2 D /
+	 * R_k) with R_k = l_k^2 sum_{j >= k} m_j: the rate link k would turn at
+	 * alone with the whole energy range D (as the angle models' reference;
+	 * in a plane (u x u')_z is theta-dot). */
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+		sys->speed_ref[k] =
+		    k < n ? (float)sqrt(inertia[k] / (2.0 * sys->energy_range)) : 0.0f;
 
 	sm->h_params = pendula_settings_step(sys, sqrt(omega2), PENDULA_KAPPA_SLOW, damp);
 }
@@ -757,4 +766,5 @@ const pendula_model_ops pendula_model_spherical = {
     .fresh = spherical_fresh,
     .pose3 = spherical_pose3,
     .coords = spherical_coords,
+    .velocity_outputs = PENDULA_VEL_DIRECTION,
 };

@@ -58,6 +58,9 @@ typedef struct {
 	double wave_amp, wave_freq;          /* bead floor: A (m), Omega / 2 pi (Hz) */
 	double wave_number;                  /* bead floor: k (rad/m) */
 	double floor_x_init;                 /* bead floor: initial x (m) */
+	/* The chaos knob (README.md): normalised energy the feedback force
+	 * holds (< 0: off) and its rate (1/s of simulated time). */
+	double energy_target, energy_rate;
 } pendula_params;
 
 /* What the links of a chain are (the `link_shape` port). */
@@ -104,6 +107,12 @@ typedef struct {
 	double g;                        /* gravity, m/s^2 */
 	double energy_min, energy_range; /* U_min, max(U_max - U_min, 1e-6 J) */
 	double tip_length;               /* tip_x, tip_y = tip / tip_length (0: no tip) */
+	/* Velocity outputs (PENDULA_CH_W + k) = velocity * speed_ref[k]: the
+	 * inverse of a reference rate.  Angle models: omega_ref_k = sqrt(2 D /
+	 * R_kk), D = energy_range, R_kk the diagonal of the mass matrix at
+	 * rest (the rate joint k would turn at if all of the energy D went
+	 * into it alone); filled by the engine unless the model does. */
+	float speed_ref[PENDULA_MAX_BODIES];
 	pendula_forcing force;
 	union {
 		double d[PENDULA_SYSTEM_BYTES / sizeof(double)];
@@ -178,8 +187,43 @@ enum {
 	PENDULA_CH_X,
 	PENDULA_CH_Y = PENDULA_CH_X + PENDULA_MAX_BODIES,
 	PENDULA_CH_Z = PENDULA_CH_Y + PENDULA_MAX_BODIES,
-	PENDULA_N_CHANNELS = PENDULA_CH_Z + PENDULA_MAX_BODIES
+	/* + k: the velocity outputs, normalised by pendula_system.speed_ref
+	 * (README.md, "Continuous outputs"): omega{k} of body k + 1 (the
+	 * angle models: theta-dot; the spherical pendulum: the turn rate of
+	 * link k + 1 about the viewing axis z, (u x u')_z); the bead: vx, vy,
+	 * vz for k = 0, 1, 2.  They have no interpolant of their own: the
+	 * engine writes them from the time derivative of the interpolants of
+	 * the angle (or direction, or position) channels, so they are
+	 * continuous and agree with them.  (Inside the engine the same
+	 * indices carry the raw angular velocities, model.h.) */
+	PENDULA_CH_W = PENDULA_CH_Z + PENDULA_MAX_BODIES,
+	PENDULA_N_POLY_CHANNELS = PENDULA_CH_W, /* channels with an interpolant */
+	/* The event pulses (flips, swings): written by the caller from the
+	 * events the engine reports (pendula_engine_run_events); the engine
+	 * leaves their buffers alone. */
+	PENDULA_CH_FLIPS = PENDULA_CH_W + PENDULA_MAX_BODIES,
+	PENDULA_CH_SWINGS,
+	PENDULA_N_CHANNELS
 };
+
+/* Events from the motion (README.md, "Events"): a flip is body k passing
+ * over the top (its angle crossing +-pi), a swing passing through the
+ * bottom (crossing 0); dir +1 in the positive direction (the angle
+ * increasing), -1 else.  The angle: theta_k, interpolated per frame
+ * (double precision, as pendula_engine_tick); the spherical pendulum: the
+ * front-view angle atan2(x_k, -y_k) of link k's direction; the bead: the
+ * front-view angle of its position relative to the ellipsoid's centre (on
+ * the floor: swings only, at x = 0).  An event belongs to the first frame
+ * at which the angle is past the crossing. */
+enum { PENDULA_EVENT_FLIP = 0, PENDULA_EVENT_SWING = 1 };
+typedef struct {
+	uint32_t frame; /* within this pendula_engine_run call */
+	int body;       /* 0-based */
+	int kind;       /* PENDULA_EVENT_* */
+	int dir;        /* +1 or -1 */
+	double speed;   /* |velocity output| of the body at the frame (unclamped) */
+} pendula_event;
+typedef void (*pendula_event_fn)(void *user, const pendula_event *ev);
 
 typedef struct pendula_engine pendula_engine;
 
@@ -205,6 +249,13 @@ typedef struct {
 } pendula_outputs;
 
 void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out);
+/* The same, calling on_event for every event, in frame order (then body
+ * order).  Events are followed only by this function (pendula_engine_run
+ * forgets them; the first frame after it sets the reference), so the
+ * events do not depend on how blocks split the frames as long as every
+ * block goes through here. */
+void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out,
+                               pendula_event_fn on_event, void *user);
 
 /* One frame in double precision (advances the engine exactly as one frame of
  * pendula_engine_run). */
@@ -219,6 +270,8 @@ typedef struct {
 	double tip_z, tip_z_norm, pivot_z; /* the 3-D models */
 	/* PENDULA_CH_X/Y/Z + k (directions; the bead's scaled position) */
 	double x[PENDULA_MAX_BODIES], y[PENDULA_MAX_BODIES], z[PENDULA_MAX_BODIES];
+	/* PENDULA_CH_W + k: the velocity outputs before clamping to [-1, 1] */
+	float w[PENDULA_MAX_BODIES];
 } pendula_frame;
 
 void pendula_engine_tick(pendula_engine *e, pendula_frame *f);
