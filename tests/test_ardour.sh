@@ -6,7 +6,9 @@
 # MIDI track with the plugin, then a MIDI counter; every preset Ardour lists
 # is loaded, time_scale is set, the transport rolls 1.5 s, and the control
 # changes must reach the counter; the session is saved, then loaded in a
-# second process, where the plugin and its setting must come back.
+# second process, where the plugin and its setting must come back.  The
+# double pendulum ends on its preset "Flip sequencer", whose notes (one per
+# arm passing over the top) must reach the counter, with their note-offs.
 #
 # usage: test_ardour.sh LV2_PATH_DIR MODEL...
 # Exit 77 (skipped) only on a machine without ardour7-lua.
@@ -36,9 +38,11 @@ status=0
 for model in "$@"; do
 	for phase in create reload; do
 		log=$tmp/$model-$phase.log
+		extra=""
+		[ "$model:$phase" = double:create ] && extra="preset=Flip sequencer"
 		XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
 			timeout 300 ardour7-lua "$here/ardour/session.lua" "$phase" \
-			"$base$model" "$tmp/session-$model" > "$log" 2>&1
+			"$base$model" "$tmp/session-$model" ${extra:+"$extra"} > "$log" 2>&1
 		rc=$?
 		echo "== $model, $phase (exit $rc)"
 		grep -E '^(ok|FAIL|name|presets|MIDI after|ALL OK|[0-9]+ FAILED)' "$log"

@@ -4,12 +4,14 @@
 -- Dummy audio backend).  Run by tests/test_ardour.sh, in two processes
 -- (Ardour 7.3's luasession crashes when one process loads a second session):
 --
---   ardour7-lua session.lua create URI DIR [N=VALUE ...]
+--   ardour7-lua session.lua create URI DIR [N=VALUE ...] [preset=LABEL]
 --     makes a session in DIR with one MIDI track "Pendula": the plugin URI,
 --     then the test's MIDI counter (pendula_midi_count.lua); loads every
 --     preset Ardour lists for the plugin; sets the plugin's first control
 --     input (time_scale in every Pendula plugin) to 0.5 and control input N
---     to VALUE for each N=VALUE; rolls the transport for 1.5 s; prints what
+--     to VALUE for each N=VALUE; loads the preset LABEL last (its notes,
+--     if it plays notes from the motion, must reach the counter); rolls
+--     the transport for 1.5 s (3 s with a last preset); prints what
 --     reached the counter; saves the session.
 --   ardour7-lua session.lua reload URI DIR
 --     loads the saved session and checks that the plugin and its setting
@@ -55,22 +57,40 @@ if mode == "create" then
 		check(pl:load_preset(pr), "preset '" .. pr.label .. "' loads")
 	end
 
+	local last_preset = nil
+	for i = 4, #arg do
+		last_preset = arg[i]:match("^preset=(.+)$") or last_preset
+	end
+	if last_preset then
+		local found = false
+		for pr in presets:iter() do
+			if pr.label == last_preset then found = pl:load_preset(pr) end
+		end
+		check(found, "preset '" .. last_preset .. "' loaded last")
+	end
 	check(ARDOUR.LuaAPI.set_plugin_insert_param(pi, 0, 0.5), "time_scale set to 0.5")
 	for i = 4, #arg do
-		local n, v = arg[i]:match("^(%d+)=(.+)$")
-		check(n ~= nil and ARDOUR.LuaAPI.set_plugin_insert_param(pi, tonumber(n), tonumber(v)),
-			"control input " .. arg[i])
+		if not arg[i]:match("^preset=") then
+			local n, v = arg[i]:match("^(%d+)=(.+)$")
+			check(n ~= nil and ARDOUR.LuaAPI.set_plugin_insert_param(pi, tonumber(n), tonumber(v)),
+				"control input " .. arg[i])
+		end
 	end
 
 	s:request_transport_speed(1.0, ARDOUR.TransportRequestSource.TRS_UI)
 	s:request_roll(ARDOUR.TransportRequestSource.TRS_UI)
-	ARDOUR.LuaAPI.usleep(1500000)
+	-- (3 s with a preset that plays notes: a few flips at half speed)
+	ARDOUR.LuaAPI.usleep(last_preset and 3000000 or 1500000)
 	check(s:transport_sample() > 24000, "the transport rolled (" .. s:transport_sample() .. " samples)")
 	local shm = counter:to_insert():plugin(0):to_luaproc():shmem()
 	local on, off, cc = shm:atomic_get_int(0), shm:atomic_get_int(1), shm:atomic_get_int(2)
 	print("MIDI after Pendula: " .. on .. " note-on, " .. off .. " note-off, " .. cc .. " control changes")
 	print("MIDI counts: " .. on .. " " .. off .. " " .. cc)
 	check(cc > 0, "control changes reach the next plugin of the track")
+	if last_preset then
+		check(on > 0, "notes from the motion reach the next plugin of the track")
+		check(off > 0 and off <= on, "their note-offs follow")
+	end
 	s:request_stop(false, false, ARDOUR.TransportRequestSource.TRS_UI)
 	ARDOUR.LuaAPI.usleep(200000)
 	s:save_state("", false, false, false, false, false)
