@@ -740,20 +740,38 @@ static void events_chunk(Pendula *self, float *flips, float *swings, uint32_t n)
 	const int32_t pulse = (int32_t)fmax(1.0, floor(0.001 * self->sample_rate + 0.5));
 	uint32_t j = 0;
 	for (int kind = 0; kind < 2; ++kind) {
+		/* From one event of this kind to the next: the pulse's value
+		 * while it lasts, then zeros (the events are in frame order; the
+		 * last of a frame wins). */
 		j = 0;
-		for (uint32_t i = 0; i < n; ++i) {
-			for (; j < self->n_events && self->events[j].frame == i; ++j)
+		for (uint32_t i = 0; i < n;) {
+			for (; j < self->n_events && self->events[j].frame <= i; ++j)
 				if (self->events[j].kind == kind) {
 					self->pulse_left[kind] = pulse;
 					self->pulse_value[kind] = (float)self->events[j].dir;
 				}
-			float v = 0.0f;
-			if (self->pulse_left[kind] > 0) {
-				v = self->pulse_value[kind];
-				self->pulse_left[kind]--;
+			uint32_t next = n;
+			for (uint32_t k = j; k < self->n_events; ++k)
+				if (self->events[k].kind == kind) {
+					next = self->events[k].frame;
+					break;
+				}
+			if (next <= i) /* (cannot happen: the events are in frame order) */
+				next = i + 1;
+			const uint32_t run = next - i;
+			const uint32_t lit =
+			    self->pulse_left[kind] > 0 && (uint32_t)self->pulse_left[kind] < run
+			        ? (uint32_t)self->pulse_left[kind]
+			    : self->pulse_left[kind] > 0 ? run
+			                                 : 0;
+			if (buf[kind]) {
+				for (uint32_t f = 0; f < lit; ++f)
+					buf[kind][i + f] = self->pulse_value[kind];
+				for (uint32_t f = lit; f < run; ++f)
+					buf[kind][i + f] = 0.0f;
 			}
-			if (buf[kind])
-				buf[kind][i] = v;
+			self->pulse_left[kind] -= (int32_t)lit;
+			i = next;
 		}
 	}
 	/* notes */

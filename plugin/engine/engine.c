@@ -1049,6 +1049,46 @@ static double velocity_at(const pendula_engine *e, int k, double u)
 	return fabs((double)f.w[k]);
 }
 
+/* Whether no body's class can change for u in [ua, ub] (within one step):
+ * then the frames there all have the class of the first, and only the
+ * first needs classifying.  Each event coordinate p(u) = sum c_i u^i moves
+ * by at most (ub - ua) sum i |c_i| over it (|u| <= 1); if that, plus a
+ * margin far above the rounding of the evaluation, stays short of every
+ * class boundary (the angle: 0, +-pi/2, +-pi; the front view: x = 0,
+ * y = 0), the class is fixed.  An exact shortcut: the events and the
+ * classes kept are the same as frame by frame. */
+static int events_fixed(const pendula_engine *e, double ua, double ub)
+{
+	const double span = ub - ua, margin = 1e-9;
+	const int n = event_bodies(e);
+	if (!(span >= 0.0) || ua < 0.0 || ub > 1.0)
+		return 0;
+	for (int k = 0; k < n; ++k) {
+		if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+			const double *q = e->qpoly[k];
+			double slope = 0.0;
+			for (int i = 1; i < 6; ++i)
+				slope += i * fabs(q[i]);
+			const double th = fabs(pendula_wrap_angle(
+			    q[0] +
+			    ua * (q[1] + ua * (q[2] + ua * (q[3] + ua * (q[4] + ua * q[5]))))));
+			const double d =
+			    fmin(fmin(th, fabs(th - 0.5 * PENDULA_PI)), PENDULA_PI - th);
+			if (!(d > span * slope + margin))
+				return 0;
+			continue;
+		}
+		for (int axis = 0; axis < 2; ++axis) {
+			const float *c = e->fpoly[(axis ? PENDULA_CH_Y : PENDULA_CH_X) + k];
+			const double slope = fabs((double)c[1]) + 2.0 * fabs((double)c[2]) +
+			                     3.0 * fabs((double)c[3]);
+			if (!(fabs(fpoly_eval(c, ua)) > span * slope + margin))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 /* The events of the frame at u (frame index `frame` of this run() call):
  * reported to on_event when it is not NULL. */
 static void detect_events(pendula_engine *e, double u, uint32_t frame, pendula_event_fn on_event,
@@ -1239,11 +1279,16 @@ void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendu
 			/* Channel by channel over the frames of this step. */
 			const float u0 = (float)e->u0, du = (float)e->du;
 			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
-			if (on_event)
-				for (uint32_t i = 0; i < m; ++i)
+			if (on_event) {
+				/* frames whose classes cannot change: only the first */
+				const double ua = e->u0 + (double)(int32_t)e->idx * e->du;
+				const double ub = e->u0 + (double)(int32_t)(e->idx + m - 1) * e->du;
+				const uint32_t classify = events_fixed(e, ua, ub) ? 1 : m;
+				for (uint32_t i = 0; i < classify; ++i)
 					detect_events(e,
 					              e->u0 + (double)(int32_t)(e->idx + i) * e->du,
 					              done + i, on_event, user);
+			}
 			for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 				if (out->ch[PENDULA_CH_W + k])
 					write_velocity(e, k, out->ch[PENDULA_CH_W + k] + done, u0,
