@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-static void solve(int n, double A[REF_DIM][REF_DIM], const double *b, double *x)
+static inline void solve(int n, double A[REF_DIM][REF_DIM], const double *b, double *x)
 {
 	double M[REF_DIM][REF_DIM + 1];
 	for (int i = 0; i < n; ++i) {
@@ -46,8 +46,8 @@ static void solve(int n, double A[REF_DIM][REF_DIM], const double *b, double *x)
 }
 
 /* Generalised symmetric eigenproblem K v = w2 R v (Cholesky + Jacobi). */
-static void gen_eigen(int n, double R[REF_DIM][REF_DIM], double K[REF_DIM][REF_DIM], double *w2,
-                      double V[REF_DIM][REF_DIM])
+static inline void gen_eigen(int n, double R[REF_DIM][REF_DIM], double K[REF_DIM][REF_DIM],
+                             double *w2, double V[REF_DIM][REF_DIM])
 {
 	double L[REF_DIM][REF_DIM] = {{0}}, Li[REF_DIM][REF_DIM] = {{0}}, A[REF_DIM][REF_DIM],
 	       Q[REF_DIM][REF_DIM] = {{0}};
@@ -133,7 +133,7 @@ typedef struct {
 	int count, started;
 } crossings;
 
-static void crossings_add(crossings *c, double t, double x)
+static inline void crossings_add(crossings *c, double t, double x)
 {
 	if (c->started && c->prev_x < 0.0 && x >= 0.0) {
 		const double tc = c->prev_t + (t - c->prev_t) * (-c->prev_x) / (x - c->prev_x);
@@ -147,7 +147,7 @@ static void crossings_add(crossings *c, double t, double x)
 	c->started = 1;
 }
 
-static double crossings_freq(const crossings *c)
+static inline double crossings_freq(const crossings *c)
 {
 	return c->count > 1 ? (c->count - 1) / (c->last - c->first) : 0.0;
 }

@@ -23,6 +23,9 @@
 #define PI  3.14159265358979323846
 #define DEG (PI / 180.0)
 
+#define REF_DIM 4
+#include "ref_numerics.h"
+
 static double dot3(const double *a, const double *b)
 {
 	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -275,52 +278,14 @@ static void test_planar_double(void)
 	CU_ASSERT(worst_z == 0.0);
 }
 
-/* Symmetric eigenproblem by Jacobi rotations (n <= 4). */
-static void jacobi(int n, double A[4][4], double *ev)
-{
-	for (int sweep = 0; sweep < 100; ++sweep) {
-		double off = 0.0;
-		for (int i = 0; i < n; ++i)
-			for (int j = i + 1; j < n; ++j)
-				off += A[i][j] * A[i][j];
-		if (off < 1e-30)
-			break;
-		for (int pi = 0; pi < n; ++pi)
-			for (int q = pi + 1; q < n; ++q) {
-				if (fabs(A[pi][q]) < 1e-300)
-					continue;
-				const double th = 0.5 * atan2(2 * A[pi][q], A[q][q] - A[pi][pi]);
-				const double c = cos(th), sn = sin(th);
-				for (int k = 0; k < n; ++k) {
-					const double a = A[k][pi], b = A[k][q];
-					A[k][pi] = c * a - sn * b;
-					A[k][q] = sn * a + c * b;
-				}
-				for (int k = 0; k < n; ++k) {
-					const double a = A[pi][k], b = A[q][k];
-					A[pi][k] = c * a - sn * b;
-					A[q][k] = sn * a + c * b;
-				}
-			}
-	}
-	for (int i = 0; i < n; ++i)
-		ev[i] = A[i][i];
-}
-
-/* Frequency of x(t) from its zero crossings. */
+/* Angular frequency of x(t) from its upward zero crossings
+ * (tests/ref_numerics.h). */
 static double zero_cross_omega(const double *x, int count, double dt)
 {
-	double first = -1, last = -1;
-	int c = 0;
-	for (int i = 1; i < count; ++i)
-		if ((x[i - 1] < 0) != (x[i] < 0)) {
-			const double t = (i - 1 + x[i - 1] / (x[i - 1] - x[i])) * dt;
-			if (c == 0)
-				first = t;
-			last = t;
-			++c;
-		}
-	return c > 2 ? PI * (c - 1) / (last - first) : 0.0;
+	crossings c = {0};
+	for (int i = 0; i < count; ++i)
+		crossings_add(&c, i * dt, x[i]);
+	return 2 * PI * crossings_freq(&c);
 }
 
 static void test_spherical_modes(void)
@@ -332,7 +297,7 @@ static void test_spherical_modes(void)
 	 * 30 degrees and at 90 degrees. */
 	const int n = 3;
 	const double m[3] = {1.0, 0.5, 0.8}, l[3] = {1.0, 0.7, 0.5}, g = 9.81;
-	double R[4][4] = {{0}}, K[4][4] = {{0}}, L[4][4] = {{0}};
+	double R[4][4] = {{0}}, K[4][4] = {{0}};
 	for (int i = 0; i < n; ++i)
 		for (int j = 0; j < n; ++j) {
 			double below = 0.0;
@@ -342,44 +307,13 @@ static void test_spherical_modes(void)
 			if (i == j)
 				K[i][i] = g * below * l[i];
 		}
-	/* Cholesky R = L L^T */
-	for (int i = 0; i < n; ++i)
-		for (int j = 0; j <= i; ++j) {
-			double s = R[i][j];
-			for (int k = 0; k < j; ++k)
-				s -= L[i][k] * L[j][k];
-			L[i][j] = i == j ? sqrt(s) : s / L[j][j];
-		}
-	/* A = L^-1 K L^-T (K diagonal) */
-	double Li[4][4] = {{0}}, A[4][4] = {{0}}, w2[4];
-	for (int i = 0; i < n; ++i) {
-		Li[i][i] = 1.0 / L[i][i];
-		for (int j = 0; j < i; ++j) {
-			double s = 0.0;
-			for (int k = j; k < i; ++k)
-				s -= L[i][k] * Li[k][j];
-			Li[i][j] = s / L[i][i];
-		}
-	}
-	for (int i = 0; i < n; ++i)
-		for (int j = 0; j < n; ++j)
-			for (int k = 0; k < n; ++k)
-				A[i][j] += Li[i][k] * K[k][k] * Li[j][k];
-	double A2[4][4];
-	memcpy(A2, A, sizeof(A));
-	jacobi(n, A2, w2);
-	/* each mode's shape: null vector of K - w2 R, by inverse iteration-free
-	 * elimination (3 x 3: cross product of two rows) */
+	/* omega^2 and the mode shapes: K v = omega^2 R v (tests/ref_numerics.h) */
+	double w2[4], V[4][4];
+	gen_eigen(n, R, K, w2, V);
 	double worst = 0.0;
 	for (int mode = 0; mode < n; ++mode)
 		for (int az = 0; az < 2; ++az) {
-			double M[3][3];
-			for (int i = 0; i < 3; ++i)
-				for (int j = 0; j < 3; ++j)
-					M[i][j] = K[i][j] - w2[mode] * R[i][j];
-			double vshape[3] = {M[0][1] * M[1][2] - M[0][2] * M[1][1],
-			                    M[0][2] * M[1][0] - M[0][0] * M[1][2],
-			                    M[0][0] * M[1][1] - M[0][1] * M[1][0]};
+			const double vshape[3] = {V[0][mode], V[1][mode], V[2][mode]};
 			double big = fmax(fabs(vshape[0]), fmax(fabs(vshape[1]), fabs(vshape[2])));
 			pendula_params p = spherical_params(n);
 			p.gravity = g;
