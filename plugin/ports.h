@@ -80,6 +80,7 @@ typedef enum {
 	PU_DEGREE,    /* units:degree */
 	PU_PER_M,     /* custom: 1/m */
 	PU_RAD_PER_M, /* custom: rad/m */
+	PU_MS,        /* units:ms */
 } pendula_unit;
 
 /* Where a control input goes in pendula_params, and how it is converted. */
@@ -322,7 +323,7 @@ typedef enum {
 	X(P_CC_SWINGS, "cc_swings", "CC for swings", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_OUT_SWINGS, -1, "Controller number swings is sent on (-1 = off)") \
 	X(P_NOTE_FLIP, "note_flip", "Flip note", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_NONE, -1, "MIDI note played when body 1 flips; body k plays this + k - 1 (-1 = off)") \
 	X(P_NOTE_SWING, "note_swing", "Swing note", PK_CONTROL_IN, PM_ALL, -1, 127, -1, PU_NONE, PF_INTEGER, PP_NONE, PC_NONE, P_NONE, -1, "MIDI note played when body 1 swings through the bottom; body k plays this + k - 1 (-1 = off)") \
-	X(P_NOTE_LENGTH, "note_length", "Note length (ms)", PK_CONTROL_IN, PM_ALL, 1, 5000, 100, PU_NONE, PF_LOG, PP_NONE, PC_NONE, P_NONE, -1, "Milliseconds from a note-on to its note-off")
+	X(P_NOTE_LENGTH, "note_length", "Note length", PK_CONTROL_IN, PM_ALL, 1, 5000, 100, PU_MS, PF_LOG, PP_NONE, PC_NONE, P_NONE, -1, "Milliseconds from a note-on to its note-off")
 // clang-format on
 
 typedef enum {

@@ -545,6 +545,8 @@ static const char *expected_unit(pendula_unit u, bool *custom)
 		return LV2_UNITS__hz;
 	case PU_DEGREE:
 		return LV2_UNITS__degree;
+	case PU_MS:
+		return LV2_UNITS__ms;
 	default:
 		return NULL;
 	}

@@ -58,6 +58,7 @@ static const unit_desc units[] = {
     [PU_DEGREE] = {"degree", NULL, "°"},
     [PU_PER_M] = {NULL, "per metre", "1/m"},
     [PU_RAD_PER_M] = {NULL, "radian per metre", "rad/m"},
+    [PU_MS] = {"ms", NULL, "ms"},
 };
 
 static const char *prefixes = "@prefix atom:   <http://lv2plug.in/ns/ext/atom#> .\n"

@@ -111,6 +111,8 @@ static const char *unit_text(pendula_unit u)
 		return "1/m";
 	case PU_RAD_PER_M:
 		return "rad/m";
+	case PU_MS:
+		return "ms";
 	case PU_NONE:
 		break;
 	}
