@@ -198,10 +198,15 @@ typedef struct {
 	bool events_on;                                           /* followed this block */
 	uint32_t n_events;                                        /* of the current chunk */
 	pendula_event events[PENDULA_CHUNK * PENDULA_MAX_BODIES]; /* of the current chunk */
-	int32_t pulse_left[2];                                    /* flips, swings: frames left */
+	uint32_t pulse_left[2];                                   /* flips, swings: frames left */
 	float pulse_value[2];                                     /* their sign */
 	uint64_t note_clock;                                      /* frames run since activate() */
 	uint64_t note_off[128]; /* frame of each sounding note's note-off, or 0 */
+	int n_sounding;         /* notes with a note-off pending */
+	bool notes_live;        /* notes on this block: the events are kept */
+	uint32_t pulse_frames;  /* a pulse's length: 1 ms, at least a frame */
+	float *pulse_buf[2];    /* flips, swings buffers of the span being run */
+	uint32_t pulse_n;       /* its length */
 	bool notes_flush;       /* send every pending note-off first */
 	struct {
 		uint32_t frame;
@@ -678,11 +683,46 @@ static void tempo_sync_lock(Pendula *self)
 /* sounds gets its note-off first.  Notes go out in frame order, merged    */
 /* with the control changes and the MIDI passed through.                   */
 
+static bool notes_on(const Pendula *self);
+
+/* Pulses go straight into the flips and swings buffers of the span being
+ * run (pulse_begin sets them up); the events are kept for the notes only
+ * when notes are on (their list is bounded by a chunk). */
 static void on_event(void *user, const pendula_event *ev)
 {
 	Pendula *self = (Pendula *)user;
-	if (self->n_events < sizeof(self->events) / sizeof(self->events[0]))
+	const int kind = ev->kind;
+	const uint32_t end = ev->frame + self->pulse_frames;
+	const uint32_t stop = end < self->pulse_n ? end : self->pulse_n;
+	const float value = (float)ev->dir;
+	float *buf = self->pulse_buf[kind];
+	if (buf)
+		for (uint32_t f = ev->frame; f < stop; ++f)
+			buf[f] = value;
+	/* the latest event's pulse is the one that goes on */
+	self->pulse_value[kind] = value;
+	self->pulse_left[kind] = end > self->pulse_n ? end - self->pulse_n : 0;
+	if (self->notes_live && self->n_events < sizeof(self->events) / sizeof(self->events[0]))
 		self->events[self->n_events++] = *ev;
+}
+
+/* Frames [0, n) of the flips and swings buffers (either may be NULL) before
+ * the engine runs them: the rest of a pulse that began earlier, then 0. */
+static void pulse_begin(Pendula *self, float *flips, float *swings, uint32_t n)
+{
+	self->pulse_buf[0] = flips;
+	self->pulse_buf[1] = swings;
+	self->pulse_n = n;
+	for (int kind = 0; kind < 2; ++kind) {
+		const uint32_t lit = self->pulse_left[kind] < n ? self->pulse_left[kind] : n;
+		float *buf = self->pulse_buf[kind];
+		if (buf) {
+			for (uint32_t f = 0; f < lit; ++f)
+				buf[f] = self->pulse_value[kind];
+			memset(buf + lit, 0, (n - lit) * sizeof(float));
+		}
+		self->pulse_left[kind] -= lit;
+	}
 }
 
 static bool notes_on(const Pendula *self)
@@ -732,49 +772,10 @@ static int next_note_off(const Pendula *self, uint64_t until)
 	return best;
 }
 
-/* The pulses of frames [0, n) of this chunk into the flips and swings
- * buffers (either may be NULL), and the chunk's note messages. */
-static void events_chunk(Pendula *self, float *flips, float *swings, uint32_t n)
+/* The note messages of frames [0, n) of this chunk, from its events. */
+static void notes_chunk(Pendula *self, uint32_t n)
 {
-	float *buf[2] = {flips, swings};
-	const int32_t pulse = (int32_t)fmax(1.0, floor(0.001 * self->sample_rate + 0.5));
-	uint32_t j = 0;
-	for (int kind = 0; kind < 2; ++kind) {
-		/* From one event of this kind to the next: the pulse's value
-		 * while it lasts, then zeros (the events are in frame order; the
-		 * last of a frame wins). */
-		j = 0;
-		for (uint32_t i = 0; i < n;) {
-			for (; j < self->n_events && self->events[j].frame <= i; ++j)
-				if (self->events[j].kind == kind) {
-					self->pulse_left[kind] = pulse;
-					self->pulse_value[kind] = (float)self->events[j].dir;
-				}
-			uint32_t next = n;
-			for (uint32_t k = j; k < self->n_events; ++k)
-				if (self->events[k].kind == kind) {
-					next = self->events[k].frame;
-					break;
-				}
-			if (next <= i) /* (cannot happen: the events are in frame order) */
-				next = i + 1;
-			const uint32_t run = next - i;
-			const uint32_t lit =
-			    self->pulse_left[kind] > 0 && (uint32_t)self->pulse_left[kind] < run
-			        ? (uint32_t)self->pulse_left[kind]
-			    : self->pulse_left[kind] > 0 ? run
-			                                 : 0;
-			if (buf[kind]) {
-				for (uint32_t f = 0; f < lit; ++f)
-					buf[kind][i + f] = self->pulse_value[kind];
-				for (uint32_t f = lit; f < run; ++f)
-					buf[kind][i + f] = 0.0f;
-			}
-			self->pulse_left[kind] -= (int32_t)lit;
-			i = next;
-		}
-	}
-	/* notes */
+	uint32_t j;
 	self->n_note_msgs = self->next_note_msg = 0;
 	const uint64_t c0 = self->note_clock;
 	if (self->notes_flush) {
@@ -784,6 +785,7 @@ static void events_chunk(Pendula *self, float *flips, float *swings, uint32_t n)
 				note_msg(self, 0, 0x80, (uint8_t)i, 0);
 				self->note_off[i] = 0;
 			}
+		self->n_sounding = 0;
 	}
 	const bool on = notes_on(self);
 	const uint64_t length = (uint64_t)fmax(
@@ -791,10 +793,11 @@ static void events_chunk(Pendula *self, float *flips, float *swings, uint32_t n)
 	j = 0;
 	for (;;) {
 		const uint32_t ev_frame = j < self->n_events ? self->events[j].frame : n;
-		const int off = next_note_off(self, c0 + ev_frame + 1);
+		const int off = self->n_sounding ? next_note_off(self, c0 + ev_frame + 1) : -1;
 		if (off >= 0) {
 			note_msg(self, (uint32_t)(self->note_off[off] - c0), 0x80, (uint8_t)off, 0);
 			self->note_off[off] = 0;
+			self->n_sounding--;
 			continue;
 		}
 		if (j >= self->n_events)
@@ -807,6 +810,8 @@ static void events_chunk(Pendula *self, float *flips, float *swings, uint32_t n)
 			continue;
 		if (self->note_off[note])
 			note_msg(self, ev->frame, 0x80, (uint8_t)note, 0);
+		else
+			self->n_sounding++;
 		const double speed = ev->speed < 1.0 ? ev->speed : 1.0;
 		note_msg(self, ev->frame, 0x90, (uint8_t)note,
 		         (uint8_t)(1.0 + floor(126.0 * speed + 0.5)));
@@ -911,8 +916,9 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 	if (self->route_copy) {
 		for (int s = 0; s < self->n_signals; ++s)
 			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
+		pulse_begin(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
 		pendula_engine_run_events(self->engine, n, &out, events, self);
-		events_chunk(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
+		notes_chunk(self, n);
 		for (int s = 0; s < self->n_signals; ++s) {
 			float *values = self->chunk_signal[s];
 			if (is_silent_body(self, s))
@@ -933,8 +939,9 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 		else if (self->route_scratch[s] || (last && self->route_last[s]))
 			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
 	}
+	pulse_begin(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
 	pendula_engine_run_events(self->engine, n, &out, events, self);
-	events_chunk(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
+	notes_chunk(self, n);
 	for (int s = 0; s < self->n_signals; ++s) {
 		if (is_silent_body(self, s)) {
 			if (self->route_host[s])
@@ -991,6 +998,7 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 			const uint8_t off[3] = {(uint8_t)(0x80 | (channel & 15)), (uint8_t)i, 0};
 			midi_write_generated(self, 0, off, 3);
 			self->note_off[i] = 0;
+			self->n_sounding--;
 		}
 	midi_end(self);
 	pendula_tempo_advance(&self->tempo, n_samples);
@@ -1044,9 +1052,11 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	bool any_scratch = self->route_copy;
 	for (int s = 0; s < self->n_signals; ++s)
 		any_scratch |= self->route_scratch[s];
-	/* events: at most a chunk at a time (the chunk's event list is bounded) */
+	/* notes: at most a chunk at a time (the chunk's event list is bounded);
+	 * the pulses need no list */
 	self->events_on = events_wanted(self);
-	any_scratch |= self->events_on;
+	self->notes_live = notes_on(self);
+	any_scratch |= self->notes_live || self->n_sounding > 0 || self->notes_flush;
 
 	uint32_t pos = 0;
 	while (pos < n_samples) {
@@ -1188,6 +1198,7 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	ports_from_table(self);
 	midi_tempo_init(self);
 
+	self->pulse_frames = (uint32_t)fmax(1.0, floor(0.001 * rate + 0.5));
 	self->smooth_coef = 1.0 - exp(-(double)PENDULA_CHUNK / (PENDULA_SMOOTH_TIME * rate));
 
 	smoothers_snap(self);
