@@ -6,6 +6,9 @@
 
 #include <math.h>
 #include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define CC_STATUS            0xB0u
 /* The MIDI 1.0 LSB partner of controller cc (0..31) is cc + 32. */
@@ -196,22 +199,53 @@ void pendula_cc_skip(pendula_cc *enc, uint32_t n)
 	enc->frame += n;
 }
 
+/* The smallest float not below x (x itself if it is one): for a float v,
+ * (double)v >= x exactly when v >= float_ceil(x), and (double)v < x exactly
+ * when v < float_ceil(x), so the scan below compares floats with floats and
+ * finds the same frames. */
+static float float_ceil(double x)
+{
+	float f = (float)x;
+	if ((double)f < x)
+		f = nextafterf(f, INFINITY);
+	return f;
+}
+
 /* The first frame >= from (of a chunk whose frame 0 is the absolute frame
  * start) at which output i may send: past its rate limit, and with a value
  * outside [keep_lo, keep_hi) (NaN is outside too).  n if none. */
-static uint32_t next_candidate(const pendula_cc *enc, int i, const float *signal, uint64_t start,
-                               uint32_t from, uint32_t n)
+static uint32_t next_candidate(const pendula_cc_output *o, uint32_t min_interval,
+                               const float *signal, uint64_t start, uint32_t from, uint32_t n)
 {
-	const pendula_cc_output *o = &enc->out[i];
 	uint32_t f = from;
 	if (o->sent) {
-		const uint64_t allowed = o->last_frame + enc->min_interval;
+		const uint64_t allowed = o->last_frame + min_interval;
 		if (allowed >= start + n)
 			return n;
 		if (allowed > start + f)
 			f = (uint32_t)(allowed - start);
 	}
-	const double lo = o->keep_lo, hi = o->keep_hi;
+	const float lo = float_ceil(o->keep_lo), hi = float_ceil(o->keep_hi);
+	/* eight frames at a time while all of them stay inside */
+#if defined(__SSE2__)
+	const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi);
+	for (; f + 8 <= n; f += 8) {
+		const __m128 a = _mm_loadu_ps(signal + f), b = _mm_loadu_ps(signal + f + 4);
+		const __m128 in =
+		    _mm_and_ps(_mm_and_ps(_mm_cmpge_ps(a, vlo), _mm_cmplt_ps(a, vhi)),
+		               _mm_and_ps(_mm_cmpge_ps(b, vlo), _mm_cmplt_ps(b, vhi)));
+		if (_mm_movemask_ps(in) != 0xf)
+			break;
+	}
+#else
+	for (; f + 8 <= n; f += 8) {
+		int inside = 1;
+		for (int j = 0; j < 8; ++j)
+			inside &= (signal[f + j] >= lo) & (signal[f + j] < hi);
+		if (!inside)
+			break;
+	}
+#endif
 	while (f < n && signal[f] >= lo && signal[f] < hi)
 		++f;
 	return f;
@@ -240,7 +274,8 @@ void pendula_cc_process(pendula_cc *enc, const float *const *signals, uint32_t n
 	const uint64_t start = enc->frame;
 	uint32_t cand[PENDULA_CC_MAX_OUTPUTS];
 	for (int a = 0; a < n_active; ++a)
-		cand[a] = next_candidate(enc, active[a], signals[active[a]], start, 0, n);
+		cand[a] = next_candidate(&enc->out[active[a]], enc->min_interval,
+		                         signals[active[a]], start, 0, n);
 	for (;;) {
 		uint32_t f = n;
 		for (int a = 0; a < n_active; ++a)
@@ -255,7 +290,8 @@ void pendula_cc_process(pendula_cc *enc, const float *const *signals, uint32_t n
 			const unsigned k = output_frame(enc, i, signals[i][f], msgs);
 			for (unsigned m = 0; m < k; ++m)
 				emit(user, f, &msgs[m]);
-			cand[a] = next_candidate(enc, i, signals[i], start, f + 1, n);
+			cand[a] = next_candidate(&enc->out[i], enc->min_interval, signals[i], start,
+			                         f + 1, n);
 		}
 	}
 	enc->frame = start + n;
