@@ -15,6 +15,18 @@
 #define CC_LSB_OFFSET        32
 #define CC_FIRST_WITHOUT_LSB 32
 
+/* The smallest float not below x (x itself if it is one): for a float v,
+ * (double)v >= x exactly when v >= float_ceil(x), and (double)v < x exactly
+ * when v < float_ceil(x), so the slices below are kept as floats and the
+ * values compared with them float with float. */
+static float float_ceil(double x)
+{
+	float f = (float)x;
+	if ((double)f < x)
+		f = nextafterf(f, INFINITY);
+	return f;
+}
+
 /* The output sends its value again at the next chance. */
 static void forget(pendula_cc_output *o)
 {
@@ -39,8 +51,8 @@ static void keep_interval(pendula_cc_output *o, int32_t code, double energy_max,
 		hi = 2.0 * (code + 1) / steps - 1.0;
 	}
 	const double margin = 1e-9 * (fabs(lo) + fabs(hi) + 1.0);
-	o->keep_lo = code == 0 ? -INFINITY : lo + margin;
-	o->keep_hi = code == (int32_t)steps - 1 ? INFINITY : hi - margin;
+	o->keep_lo = code == 0 ? -INFINITY : float_ceil(lo + margin);
+	o->keep_hi = code == (int32_t)steps - 1 ? INFINITY : float_ceil(hi - margin);
 }
 
 void pendula_cc_init(pendula_cc *enc, double sample_rate, int n_outputs)
@@ -159,7 +171,7 @@ static unsigned output_frame(pendula_cc *enc, int i, float value, pendula_cc_msg
 		if (value < o->keep_lo)
 			o->keep_lo = value;
 		else if (value >= o->keep_hi)
-			o->keep_hi = nextafter((double)value, INFINITY);
+			o->keep_hi = nextafterf(value, INFINITY);
 		return 0;
 	}
 	if (code < 0)
@@ -199,18 +211,6 @@ void pendula_cc_skip(pendula_cc *enc, uint32_t n)
 	enc->frame += n;
 }
 
-/* The smallest float not below x (x itself if it is one): for a float v,
- * (double)v >= x exactly when v >= float_ceil(x), and (double)v < x exactly
- * when v < float_ceil(x), so the scan below compares floats with floats and
- * finds the same frames. */
-static float float_ceil(double x)
-{
-	float f = (float)x;
-	if ((double)f < x)
-		f = nextafterf(f, INFINITY);
-	return f;
-}
-
 /* The first frame >= from (of a chunk whose frame 0 is the absolute frame
  * start) at which output i may send: past its rate limit, and with a value
  * outside [keep_lo, keep_hi) (NaN is outside too).  n if none. */
@@ -225,7 +225,7 @@ static uint32_t next_candidate(const pendula_cc_output *o, uint32_t min_interval
 		if (allowed > start + f)
 			f = (uint32_t)(allowed - start);
 	}
-	const float lo = float_ceil(o->keep_lo), hi = float_ceil(o->keep_hi);
+	const float lo = o->keep_lo, hi = o->keep_hi;
 	/* eight frames at a time while all of them stay inside */
 #if defined(__SSE2__)
 	const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi);

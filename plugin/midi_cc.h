@@ -58,10 +58,10 @@ typedef struct {
 typedef struct {
 	int cc; /* controller 0..127; -1: not sent */
 	pendula_cc_map map;
-	int32_t last_code;       /* last code sent; -1: none since the last reset/change */
-	uint64_t last_frame;     /* frame counter at the last send */
-	bool sent;               /* sent since the last reset (the rate limit applies) */
-	double keep_lo, keep_hi; /* values in [keep_lo, keep_hi) surely give last_code */
+	int32_t last_code;      /* last code sent; -1: none since the last reset/change */
+	uint64_t last_frame;    /* frame counter at the last send */
+	bool sent;              /* sent since the last reset (the rate limit applies) */
+	float keep_lo, keep_hi; /* values in [keep_lo, keep_hi) surely give last_code */
 } pendula_cc_output;
 
 typedef struct {

@@ -13,6 +13,8 @@
  *                   controller change (still rate-limited), reset
  *   cc_split        same messages at the same absolute frames whatever the
  *                   split into calls (frame-by-frame, random spans)
+ *   cc_naive        the same updates as a naive per-frame encoder, with
+ *                   values on and next to every code boundary, NaN, huge
  *   tempo_position  song position from bar/barBeat, advancing between
  *                   messages, beat units, host frame
  *   tempo_changes   tempo change keeps the position continuous; relocation;
@@ -432,6 +434,116 @@ static void test_cc_split(void)
 	}
 }
 
+/* The encoder against a naive one written from README.md's rule alone: at
+ * each frame past an output's rate limit, send when the code of the value
+ * (pendula_cc_code) differs from the last code sent.  The signals sit on
+ * and next to the code boundaries (the nearest floats on both sides), and
+ * include NaN and values far outside the range, which is where the
+ * encoder's shortcuts (a kept slice per code, compared in single precision,
+ * eight frames at a time) could go wrong. */
+static void test_cc_naive(void)
+{
+	const uint32_t n = 40000;
+	static float s[3][40000];
+	const pendula_cc_map maps[3] = {PENDULA_CC_MAP_ANGLE, PENDULA_CC_MAP_TIP,
+	                                PENDULA_CC_MAP_ENERGY};
+	const double energy_max = 0.7;
+	for (int bits = 0; bits < 2; ++bits) {
+		const double steps = bits ? 16384.0 : 128.0;
+		for (int o = 0; o < 3; ++o) {
+			/* held values that wander from code to code, each on a
+			 * boundary or one float away from it */
+			int32_t code = (int32_t)(steps / 2);
+			for (uint32_t i = 0; i < n;) {
+				uint32_t len = 1 + rng() % 200;
+				code += (int32_t)(rng() % 3) - 1;
+				code = code < 1                    ? 1
+				       : code > (int32_t)steps - 1 ? (int32_t)steps - 1
+				                                   : code;
+				const double edge = maps[o] == PENDULA_CC_MAP_ENERGY
+				                        ? code * energy_max / steps
+				                        : 2.0 * code / steps - 1.0;
+				float v = (float)edge;
+				switch (rng() % 8) {
+				case 0:
+					v = nextafterf(v, INFINITY);
+					break;
+				case 1:
+				case 2:
+					v = nextafterf(v, -INFINITY);
+					break;
+				case 3:
+					v = NAN, len = 1;
+					break;
+				case 4:
+					v = rng() % 2 ? 1e30f : -1e30f, len = 1;
+					break;
+				default:
+					break;
+				}
+				for (uint32_t f = 0; f < len && i < n; ++f)
+					s[o][i++] = v;
+			}
+		}
+		pendula_cc enc;
+		pendula_cc_init(&enc, 48000.0, 3);
+		pendula_cc_configure(&enc, 0, bits, energy_max);
+		for (int o = 0; o < 3; ++o)
+			pendula_cc_set_output(&enc, o, o + 1, maps[o]);
+		const float *sig[3] = {s[0], s[1], s[2]};
+		encode_all(&enc, sig, n, &log_a);
+
+		/* the naive encoder: (frame, controller, code) of each update */
+		log_b.n = 0;
+		int32_t last[3] = {-1, -1, -1};
+		int64_t last_frame[3] = {0, 0, 0};
+		const int64_t interval = (int64_t)enc.min_interval;
+		for (uint32_t f = 0; f < n; ++f)
+			for (int o = 0; o < 3; ++o) {
+				if (last[o] >= 0 && (int64_t)f - last_frame[o] < interval)
+					continue;
+				const int32_t code =
+				    pendula_cc_code(maps[o], s[o][f], energy_max, bits);
+				if (code < 0 || code == last[o])
+					continue;
+				last[o] = code;
+				last_frame[o] = f;
+				if (log_b.n < MAX_EVENTS) {
+					log_b.ev[log_b.n].frame = f;
+					log_b.ev[log_b.n].bytes[0] = (uint8_t)(o + 1);
+					log_b.ev[log_b.n].bytes[1] = (uint8_t)(code >> 7);
+					log_b.ev[log_b.n].bytes[2] = (uint8_t)(code & 0x7f);
+					log_b.n++;
+				}
+			}
+		/* the encoder's messages as (frame, controller, code) */
+		size_t m = 0;
+		bool same = true;
+		for (size_t i = 0; i < log_a.n && same; ++i) {
+			const cc_event *e = &log_a.ev[i];
+			if (e->bytes[1] > 3)
+				continue; /* an LSB, read with its MSB */
+			int32_t code = e->bytes[2];
+			if (bits) {
+				same =
+				    i + 1 < log_a.n && log_a.ev[i + 1].bytes[1] == e->bytes[1] + 32;
+				code = same ? (code << 7) | log_a.ev[i + 1].bytes[2] : -1;
+			}
+			const cc_event *r = m < log_b.n ? &log_b.ev[m] : NULL;
+			same = same && r && r->frame == e->frame && r->bytes[0] == e->bytes[1] &&
+			       ((int32_t)r->bytes[1] << 7 | r->bytes[2]) == code;
+			++m;
+		}
+		same = same && m == log_b.n;
+		printf("\n    %s: %zu updates, naive encoder %zu", bits ? "14-bit" : "7-bit", m,
+		       log_b.n);
+		CHECK(same, "the encoder and the naive rule disagree (at update %zu of %zu)", m,
+		      log_b.n);
+		CHECK(log_b.n > 500, "too few updates (%zu) for the test to mean anything",
+		      log_b.n);
+	}
+}
+
 /* ---------------------------------------------------------------------- */
 /* Tempo follower                                                          */
 
@@ -714,13 +826,10 @@ static void test_tempo_sync(void)
 }
 
 static CU_TestInfo cc_tests[] = {
-    {"cc_mapping", test_cc_mapping},
-    {"cc_on_change", test_cc_on_change},
-    {"cc_rate_limit", test_cc_rate_limit},
-    {"cc_14bit", test_cc_14bit},
-    {"cc_config", test_cc_config},
-    {"cc_split", test_cc_split},
-    CU_TEST_INFO_NULL,
+    {"cc_mapping", test_cc_mapping},       {"cc_on_change", test_cc_on_change},
+    {"cc_rate_limit", test_cc_rate_limit}, {"cc_14bit", test_cc_14bit},
+    {"cc_config", test_cc_config},         {"cc_split", test_cc_split},
+    {"cc_naive", test_cc_naive},           CU_TEST_INFO_NULL,
 };
 
 static CU_TestInfo tempo_tests[] = {
