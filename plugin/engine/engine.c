@@ -590,9 +590,12 @@ static void next_step(pendula_engine *e)
 			e->st.p[k] = pendula_flush(e->st.p[k]);
 		}
 		measure_all(e, e->end_val, e->end_der);
-		finite = 1;
+		/* 0 x is 0 for every finite x, NaN otherwise: one sum and no
+		 * branch per channel */
+		double zero = 0.0;
 		for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch)
-			finite &= isfinite(e->end_val[ch]) && isfinite(e->end_der[ch]);
+			zero += 0.0 * e->end_val[ch] + 0.0 * e->end_der[ch];
+		finite = zero == 0.0;
 		if ((finite && !e->pred.failed) || e->level >= J_MAX)
 			break; /* done, or no smaller step to try */
 		e->stats.retries++;
@@ -630,23 +633,27 @@ static void next_step(pendula_engine *e)
 	if (feedback) /* the feedback's power at the end, for the interpolant only */
 		energy_slope_end += 2.0 * mu * kinetic_now(e) / e->sys.energy_range;
 	_Static_assert(PENDULA_N_POLY_CHANNELS <= 32 && PENDULA_MAX_BODIES <= 32, "live masks");
-	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch) {
-		double c[4] = {0.0, 0.0, 0.0, 0.0};
-		/* (most models leave most channels at 0: their cubic is 0, and
-		 * a row that already holds zeros is left alone) */
+	/* (most models leave most channels at 0: their cubic is 0, and a row
+	 * that already holds zeros is left alone) */
+	uint32_t nonzero = 0;
+	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch)
+		nonzero |= (uint32_t)((start_val[ch] != 0.0) | (start_der[ch] != 0.0) |
+		                      (e->end_val[ch] != 0.0) | (e->end_der[ch] != 0.0))
+		           << ch;
+	for (uint32_t rows = nonzero | e->live; rows;) {
+		const int ch = __builtin_ctz(rows);
 		const uint32_t bit = (uint32_t)1 << ch;
-		if (start_val[ch] != 0.0 || start_der[ch] != 0.0 || e->end_val[ch] != 0.0 ||
-		    e->end_der[ch] != 0.0) {
+		rows &= rows - 1;
+		double c[4] = {0.0, 0.0, 0.0, 0.0};
+		if (nonzero & bit) {
 			hermite(c, start_val[ch], start_der[ch], e->end_val[ch],
 			        feedback && ch == PENDULA_CH_ENERGY
 			            ? e->end_der[ch] + energy_slope_end
 			            : e->end_der[ch],
 			        e->h);
 			e->live |= bit;
-		} else if (e->live & bit) {
-			e->live &= ~bit; /* written as zeros below */
 		} else {
-			continue;
+			e->live &= ~bit; /* written as zeros below */
 		}
 		if (ch >= PENDULA_CH_TIP_X && ch - PENDULA_CH_TIP_X < N_POLY)
 			memcpy(e->poly[ch - PENDULA_CH_TIP_X], c, sizeof(c));
