@@ -144,6 +144,7 @@ typedef struct {
 	/* Settings last given to the engine. */
 	pendula_params params;
 	int n_bodies_pushed;
+	int angle_bodies; /* the highest body with an angle output (theta{k}) */
 	bool params_dirty;
 	bool restart_pending; /* set by activate(): restart at the first run() */
 	float prev_reset;
@@ -942,6 +943,12 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 	pulse_begin(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
 	pendula_engine_run_events(self->engine, n, &out, events, self);
 	notes_chunk(self, n);
+	/* The last values are read at the end of the block only; before it,
+	 * only the outputs of absent bodies need work (zeros). */
+	if (!last && self->n_bodies_pushed >= self->angle_bodies) {
+		chunk_done(self, offset, n);
+		return;
+	}
 	for (int s = 0; s < self->n_signals; ++s) {
 		if (is_silent_body(self, s)) {
 			if (self->route_host[s])
@@ -1135,6 +1142,9 @@ static void ports_from_table(Pendula *self)
 			                          ? PENDULA_CC_MAP_ANGLE
 			                          : PENDULA_CC_MAP_TIP;
 			self->signal_cc[s] = P_NONE;
+			if (is_angle_channel(info->channel) &&
+			    info->channel - PENDULA_CH_THETA + 1 > self->angle_bodies)
+				self->angle_bodies = info->channel - PENDULA_CH_THETA + 1;
 		}
 	}
 	/* The CC port of each signal: the control input related to it. */
