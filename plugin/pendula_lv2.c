@@ -167,7 +167,13 @@ typedef struct {
 	bool cc_live;                      /* CC encoder runs: midi_out connected, a cc on */
 	bool cc_dirty;                     /* the CC settings must be given again */
 	void *routed_for[MAX_SIGNALS + 2]; /* the buffers and block size routed for */
-	float chunk_signal[MAX_SIGNALS][PENDULA_CHUNK];
+	/* Scratch: one slice of the pool per signal that needs it (route_copy:
+	 * every signal; else those with route_scratch or route_last), each
+	 * scratch_frames long (at least PENDULA_CHUNK): the fewer signals
+	 * need scratch, the longer the spans the engine runs at once. */
+	float scratch_pool[MAX_SIGNALS * PENDULA_CHUNK];
+	float *chunk_signal[MAX_SIGNALS];
+	uint32_t scratch_frames;
 	/* Latest value of each signal output (for the control outputs). */
 	float signal_last[MAX_SIGNALS];
 
@@ -904,9 +910,20 @@ static void route_outputs(Pendula *self, uint32_t n_samples)
 		                      self->port[self->signal_mirror[s]] != NULL;
 		self->route_any_last |= self->route_last[s];
 	}
+	int users = 0;
+	for (int s = 0; s < self->n_signals; ++s)
+		users += self->route_copy || self->route_scratch[s] || self->route_last[s];
+	const uint32_t pool = MAX_SIGNALS * PENDULA_CHUNK;
+	self->scratch_frames =
+	    users > 0 ? pool / (uint32_t)users / PENDULA_CHUNK * PENDULA_CHUNK : pool;
+	for (int s = 0, u = 0; s < self->n_signals; ++s) {
+		const bool user = self->route_copy || self->route_scratch[s] || self->route_last[s];
+		self->chunk_signal[s] =
+		    self->scratch_pool + (user ? (uint32_t)u++ : 0u) * self->scratch_frames;
+	}
 }
 
-/* Frames [offset, offset + n) of the block; at most PENDULA_CHUNK if some
+/* Frames [offset, offset + n) of the block; at most scratch_frames if some
  * output goes through scratch.  last: this span ends the block and is the
  * place to take the last values of outputs not written anywhere. */
 static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
@@ -1059,11 +1076,12 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	bool any_scratch = self->route_copy;
 	for (int s = 0; s < self->n_signals; ++s)
 		any_scratch |= self->route_scratch[s];
+	const uint32_t span = any_scratch ? self->scratch_frames : UINT32_MAX;
 	/* notes: at most a chunk at a time (the chunk's event list is bounded);
 	 * the pulses need no list */
 	self->events_on = events_wanted(self);
 	self->notes_live = notes_on(self);
-	any_scratch |= self->notes_live || self->n_sounding > 0 || self->notes_flush;
+	const bool notes = self->notes_live || self->n_sounding > 0 || self->notes_flush;
 
 	uint32_t pos = 0;
 	while (pos < n_samples) {
@@ -1078,8 +1096,10 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 			push_params(self);
 		tempo_sync_lock(self);
 		uint32_t n = PENDULA_CHUNK - self->chunk_phase;
-		if (!self->smoothing && !sync_on && !self->params_dirty && !any_scratch)
+		if (!self->smoothing && !sync_on && !self->params_dirty && !notes)
 			n = n_samples - pos;
+		if (n > span)
+			n = span;
 		if (n > n_samples - pos)
 			n = n_samples - pos;
 		n = frames_before_next_event(self, pos, n);
