@@ -114,7 +114,36 @@ static void draw_musical(pendula_params *p, pendula_model model)
 	pendula_system_init(&sys, p);
 	for (int k = 0; k < max_n; ++k) {
 		double J, K;
-		if (model == PENDULA_MODEL_DOUBLE) {
+		if (model == PENDULA_MODEL_CHAIN) {
+			/* the mass matrix's diagonal and the potential's curvature
+			 * along theta_k, hanging at rest, from the model itself */
+			double q[PENDULA_MAX_DOF] = {0}, v[PENDULA_MAX_DOF] = {0};
+			double pm[PENDULA_MAX_DOF] = {0};
+			v[k] = 1.0;
+			pendula_momentum(&sys, q, v, pm);
+			J = pm[k];
+			const double eps = 1e-4, z[PENDULA_MAX_DOF] = {0};
+			const double u0 = pendula_energy(&sys, q, z);
+			q[k] = eps;
+			const double up = pendula_energy(&sys, q, z);
+			q[k] = -eps;
+			const double um = pendula_energy(&sys, q, z);
+			K = (up + um - 2.0 * u0) / (eps * eps);
+		} else if (model == PENDULA_MODEL_SPHERICAL) {
+			/* link k turning alone: the masses below it on its length
+			 * (the damper acts on the link's angular rate, SPEC) */
+			double below = 0.0;
+			for (int j = k; j < p->n_bodies; ++j)
+				below += p->m[j];
+			J = below * p->l[k] * p->l[k];
+			K = p->gravity * below * p->l[k];
+		} else if (model == PENDULA_MODEL_BEAD) {
+			/* the bead at the bottom of its ellipsoid: omega^2 = g b / a^2,
+			 * the drag lambda1 in N s/m */
+			J = p->m[0];
+			K = k == 0 ? p->m[0] * p->gravity * p->axis[1] / (p->axis[0] * p->axis[0])
+			           : 0.0;
+		} else if (model == PENDULA_MODEL_DOUBLE) {
 			J = k == 0 ? (p->m[0] + p->m[1]) * p->l[0] * p->l[0]
 			           : p->m[1] * p->l[1] * p->l[1];
 			K = p->gravity *
@@ -125,6 +154,12 @@ static void draw_musical(pendula_params *p, pendula_model model)
 		}
 		p->lambda[k] = uniform() < 0.5 ? 0.0 : lin(0.0, 0.1) * 2.0 * sqrt(J * K);
 		p->sigma[k] = uniform() < 0.5 ? 0.0 : lin(-0.5, 0.5) * K;
+		/* The spherical pendulum's sigma is a swirl about the vertical:
+		 * gravity never balances it, so with light damping it spins the
+		 * pendulum up without bound (the energy grows for ever), which no
+		 * step rule follows in real time.  Off in this distribution. */
+		if (model == PENDULA_MODEL_SPHERICAL)
+			p->sigma[k] = 0.0;
 		p->lambda[k] = fmin(p->lambda[k], 100.0);
 		p->sigma[k] = fmax(-100.0, fmin(100.0, p->sigma[k]));
 	}
@@ -201,8 +236,12 @@ int main(int argc, char **argv)
 	       "# musical: time_scale log-uniform 0.1..10; gravity log-uniform 1.62..24.8 m/s^2;\n"
 	       "#   masses log-uniform 0.01..100 kg, lengths log-uniform 0.01..10 m, c and b\n"
 	       "#   uniform 0..10 m, inertias log-uniform 1e-6..100 kg m^2, angles uniform;\n"
-	       "#   parallel: N uniform 1..4; damping off or a ratio zeta uniform 0..0.1 per\n"
-	       "#   joint, torque off or uniform within +-0.5 of the joint's gravity torque;\n"
+	       "#   parallel, chain, spherical: N uniform 1..4; damping off or a ratio zeta\n"
+	       "#   uniform 0..0.1 per joint (lambda = 2 zeta sqrt(J K), J and K the joint's\n"
+	       "#   inertia and gravity stiffness hanging at rest), torque off or uniform\n"
+	       "#   within +-0.5 of the joint's gravity torque K (spherical: swirl off, it spins\n"
+	       "#   the pendulum up without bound); the bead: drag zeta <= 0.1 at\n"
+	       "#   the bottom of its ellipsoid (default axes);\n"
 	       "#   each forcing axis on with p = 1/2: 0.1..20 Hz, peak acceleration 0..10 g.\n"
 	       "# in-range: every setting control uniform (log-uniform if logarithmic) over its\n"
 	       "#   declared range; forcing on in one case of three.\n"

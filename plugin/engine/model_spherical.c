@@ -538,17 +538,12 @@ static void spherical_momentum(const pendula_system *sys, const double *q, const
 
 /* Constrained accelerations: m a = F - G^T tau with G a + Gdot v = 0, i.e.
  * (G M^-1 G^T) tau = G M^-1 F + |v_k - v_{k-1}|^2 (tridiagonal). */
-static void spherical_accel(const pendula_system *sys, const double *q, const double *qdot,
-                            double phase_x, double phase_y, double *accel)
+/* Accelerations of the masses at positions q, velocities qdot, under the
+ * effective gravity g3 (the tensions from the tridiagonal system). */
+static void accel_with(const spherical_model *sm, const int n, const double *q, const double *qdot,
+                       const double *g3, double *accel)
 {
-	const spherical_model *sm = SM(sys);
-	const int n = sys->n;
-	double g3[3], f[3 * NL], d[NL][3], lo[NL], di[NL], up[NL], tau[NL];
-	pendula_state s;
-	memset(&s, 0, sizeof(s));
-	s.phase_x = phase_x;
-	s.phase_y = phase_y;
-	effective_gravity_at(sys, &s, g3);
+	double f[3 * NL], d[NL][3], lo[NL], di[NL], up[NL], tau[NL];
 	forces_at(sm, q, g3, f, n);
 	damp_at(sm, qdot, f, n);
 	for (int k = 0; k < n; ++k)
@@ -574,6 +569,18 @@ static void spherical_accel(const pendula_system *sys, const double *q, const do
 				x += tau[k + 1] * d[k + 1][i];
 			accel[3 * k + i] = x * sm->inv_m[k];
 		}
+}
+
+static void spherical_accel(const pendula_system *sys, const double *q, const double *qdot,
+                            double phase_x, double phase_y, double *accel)
+{
+	double g3[3];
+	pendula_state s;
+	memset(&s, 0, sizeof(s));
+	s.phase_x = phase_x;
+	s.phase_y = phase_y;
+	effective_gravity_at(sys, &s, g3);
+	accel_with(SM(sys), sys->n, q, qdot, g3, accel);
 }
 
 static double spherical_energy(const pendula_system *sys, const double *q, const double *qdot)
@@ -624,6 +631,45 @@ static double spherical_step_bound(const pendula_system *sys, double energy_norm
 	if (rate * h > PENDULA_KAPPA_SLOW)
 		h = PENDULA_KAPPA_SLOW / rate;
 	return h;
+}
+
+/* The step from the actual motion, as the chain and the Chaos Man kernel
+ * size theirs: the links' angular rates |w_k| / l_k (w_k the velocity of
+ * mass k relative to mass k - 1), extrapolated over the step with their
+ * current rates of change |a_k - a_{k-1}| / l_k, turn by at most
+ * PENDULA_KAPPA_SLOW in all: (W + A h) h <= kappa.  The energy bound
+ * (which holds for every state of that energy, e.g. all of it in the
+ * lightest link) is used when it allows more; the settings' own step
+ * (fastest small oscillation, damping, forcing) stays the ceiling.  With
+ * very unequal masses the energy bound is up to a hundred times shorter
+ * than the motion needs. */
+static double spherical_step_bound_at(const pendula_system *sys, const pendula_state *s,
+                                      const double *qdot, double energy_norm)
+{
+	const spherical_model *sm = SM(sys);
+	const double h_energy = spherical_step_bound(sys, energy_norm);
+	if (!(h_energy < sm->h_params))
+		return h_energy;
+	const int n = sys->n;
+	double g3[3], acc[3 * NL];
+	effective_gravity_at(sys, s, g3);
+	accel_with(sm, n, s->q, qdot, g3, acc);
+	double W = 0.0, A = 0.0;
+	for (int k = 0; k < n; ++k) {
+		double w[3], a[3];
+		for (int i = 0; i < 3; ++i) {
+			w[i] = qdot[3 * k + i] - (k > 0 ? qdot[3 * (k - 1) + i] : 0.0);
+			a[i] = acc[3 * k + i] - (k > 0 ? acc[3 * (k - 1) + i] : 0.0);
+		}
+		const double inv_l = 1.0 / sm->l[k];
+		W += sqrt(dot3(w, w)) * inv_l;
+		A += sqrt(dot3(a, a)) * inv_l;
+	}
+	const double kappa = PENDULA_KAPPA_SLOW;
+	const double h_state = 2.0 * kappa / (W + sqrt(W * W + 4.0 * A * kappa));
+	if (!(h_state > h_energy)) /* also NaN */
+		return h_energy;
+	return fmin(h_state, sm->h_params);
 }
 
 static void spherical_canonical(const pendula_system *sys, pendula_state *s, double *shift)
@@ -759,6 +805,7 @@ const pendula_model_ops pendula_model_spherical = {
     .step = spherical_step,
     .step_base = spherical_step_base,
     .step_bound = spherical_step_bound,
+    .step_bound_at = spherical_step_bound_at,
     .canonical = spherical_canonical,
     .measure = spherical_measure,
     .pose = spherical_pose,
