@@ -16,7 +16,12 @@
  *     pendulum moving in the x-y plane gives the double pendulum's
  *     omega{k}; the bead's vx, vy, vz are its velocity over sqrt(2 D / m);
  *     the audio-rate outputs (pendula_engine_run) agree with the
- *     double-precision frames and never jump.
+ *     double-precision frames and never jump;
+ *   - events: every flip and swing the engine reports lands on the frame
+ *     where a scan of the double-precision frames (theta_k unwrapped; for
+ *     the spherical pendulum and the bead the front-view angle
+ *     atan2(x, -y)) sees the crossing, in its direction, with blocks of 1,
+ *     37, 256 and random sizes, for double, chain, spherical and bead.
  */
 #include "pendula_engine.h"
 #include "ports.h"
@@ -381,7 +386,23 @@ static void collect(void *user, const pendula_event *ev)
 /* Ground truth from the double-precision frames: the angle unwrapped from
  * frame to frame; an event where floor(angle / pi) changes (an even
  * multiple of pi crossed: a swing, odd: a flip), at the first frame past
- * the crossing, in the direction of the change. */
+ * the crossing, in the direction of the change.  The angle: theta_k for
+ * the planar models; for the 3-D ones the front-view angle README.md
+ * gives, atan2(x{k}, -y{k}) of the direction (spherical) or the position
+ * (bead) outputs. */
+static double event_angle(const pendula_params *p, const pendula_frame *f, int k)
+{
+	if (p->model == PENDULA_MODEL_SPHERICAL || p->model == PENDULA_MODEL_BEAD)
+		return atan2(f->x[k], -f->y[k]);
+	return f->theta[k];
+}
+
+/* The bodies with events: the bead is one body (whatever n_bodies says). */
+static int event_bodies(const pendula_params *p)
+{
+	return p->model == PENDULA_MODEL_BEAD ? 1 : p->n_bodies;
+}
+
 static void scan_ticks(const pendula_params *p, double rate, long frames, event_list *l)
 {
 	pendula_engine *e = pendula_engine_new(rate, p);
@@ -390,14 +411,15 @@ static void scan_ticks(const pendula_params *p, double rate, long frames, event_
 	for (long i = 0; i < frames; ++i) {
 		pendula_frame f;
 		pendula_engine_tick(e, &f);
-		for (int k = 0; k < p->n_bodies; ++k) {
+		for (int k = 0; k < event_bodies(p); ++k) {
+			const double th = event_angle(p, &f, k);
 			if (i == 0) {
-				unwrapped[k] = prev[k] = f.theta[k];
+				unwrapped[k] = prev[k] = th;
 				continue;
 			}
-			double d = f.theta[k] - prev[k];
+			double d = th - prev[k];
 			d -= 2.0 * PI * floor((d + PI) / (2.0 * PI));
-			prev[k] = f.theta[k];
+			prev[k] = th;
 			const double was = floor(unwrapped[k] / PI);
 			unwrapped[k] += d;
 			const double now = floor(unwrapped[k] / PI);
@@ -465,7 +487,7 @@ static void check_events(const char *label, const pendula_params *p, double rate
 	for (int i = 0; i < truth.n; ++i)
 		seen[truth.ev[i].body][truth.ev[i].kind][truth.ev[i].dir > 0] = 1;
 	int all = 1;
-	for (int k = 0; k < p->n_bodies; ++k)
+	for (int k = 0; k < event_bodies(p); ++k)
 		all &= seen[k][0][0] && seen[k][0][1] && seen[k][1][0] && seen[k][1][1];
 	const uint32_t blocks[4] = {1, 37, 256, 0};
 	int ok = 1;
@@ -495,6 +517,14 @@ static void test_events_exact(void)
 	p.energy_rate = 1.0;
 	p.time_scale = 2.0;
 	check_events("chain (3 links), chaos knob 1.5", &p, 4000.0, 4000L * 60);
+	pendula_params_default(&p, PENDULA_MODEL_SPHERICAL);
+	p.energy_target = 1.5;
+	p.energy_rate = 1.0;
+	check_events("spherical (2 links), chaos knob 1.5", &p, 4000.0, 4000L * 60);
+	pendula_params_default(&p, PENDULA_MODEL_BEAD);
+	p.energy_target = 1.5;
+	p.energy_rate = 1.0;
+	check_events("bead (ellipsoid), chaos knob 1.5", &p, 4000.0, 4000L * 60);
 }
 
 int main(void)
