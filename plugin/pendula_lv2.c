@@ -910,16 +910,26 @@ static void route_outputs(Pendula *self, uint32_t n_samples)
 		                      self->port[self->signal_mirror[s]] != NULL;
 		self->route_any_last |= self->route_last[s];
 	}
-	int users = 0;
-	for (int s = 0; s < self->n_signals; ++s)
-		users += self->route_copy || self->route_scratch[s] || self->route_last[s];
-	const uint32_t pool = MAX_SIGNALS * PENDULA_CHUNK;
+	/* A signal that needs scratch only for its last value (route_last)
+	 * takes one frame at a time there: a chunk's worth is plenty; the
+	 * others share the rest of the pool. */
+	int spans = 0, lasts = 0;
+	for (int s = 0; s < self->n_signals; ++s) {
+		if (self->route_copy || self->route_scratch[s])
+			++spans;
+		else if (self->route_last[s])
+			++lasts;
+	}
+	const uint32_t pool = MAX_SIGNALS * PENDULA_CHUNK - (uint32_t)lasts * PENDULA_CHUNK;
 	self->scratch_frames =
-	    users > 0 ? pool / (uint32_t)users / PENDULA_CHUNK * PENDULA_CHUNK : pool;
-	for (int s = 0, u = 0; s < self->n_signals; ++s) {
-		const bool user = self->route_copy || self->route_scratch[s] || self->route_last[s];
-		self->chunk_signal[s] =
-		    self->scratch_pool + (user ? (uint32_t)u++ : 0u) * self->scratch_frames;
+	    spans > 0 ? pool / (uint32_t)spans / PENDULA_CHUNK * PENDULA_CHUNK : pool;
+	float *next = self->scratch_pool;
+	for (int s = 0; s < self->n_signals; ++s) {
+		self->chunk_signal[s] = next;
+		if (self->route_copy || self->route_scratch[s])
+			next += self->scratch_frames;
+		else if (self->route_last[s])
+			next += PENDULA_CHUNK;
 	}
 }
 
