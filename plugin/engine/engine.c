@@ -290,11 +290,12 @@ struct pendula_engine {
 };
 
 /* Step level for the current settings and energy, with hysteresis. */
-static int choose_level(const pendula_engine *e, double energy_norm)
+static int choose_level(const pendula_engine *e, double energy_norm, const double *qddot)
 {
-	const double h_need = e->sys.ops->step_bound_at
-	                          ? e->sys.ops->step_bound_at(&e->sys, &e->st, e->qdot, energy_norm)
-	                          : e->sys.ops->step_bound(&e->sys, energy_norm);
+	const double h_need =
+	    e->sys.ops->step_bound_at
+	        ? e->sys.ops->step_bound_at(&e->sys, &e->st, e->qdot, qddot, energy_norm)
+	        : e->sys.ops->step_bound(&e->sys, energy_norm);
 	if (!(h_need > 0.0)) /* NaN or an infinite speed */
 		return J_MAX;
 	int need = 0, relaxed = 0;
@@ -540,7 +541,13 @@ static void next_step(pendula_engine *e)
 	if (had_pending)
 		energy_now =
 		    pendula_energy_normalised(&e->sys, pendula_energy(&e->sys, e->st.q, e->qdot));
-	const int level = choose_level(e, energy_now);
+	/* An angle model's accelerations at the state: measured at the end of
+	 * the last step (the same formula at the same state before the angles
+	 * were wrapped), unless new settings came in. */
+	const double *qddot = !had_pending && e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE
+	                          ? start_der + PENDULA_CH_OMEGA
+	                          : NULL;
+	const int level = choose_level(e, energy_now, qddot);
 	if (level != e->level) {
 		e->level = level;
 		e->h = PENDULA_H_MAX * ldexp(1.0, -level);
@@ -722,7 +729,7 @@ static void restart(pendula_engine *e)
 	e->credit = 0;
 	e->h = PENDULA_H_MAX;
 	measure_all(e, e->end_val, e->end_der);
-	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY]);
+	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY], NULL);
 	e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
 	e->u0 = 0.0;
 	e->idx = 0;

@@ -188,9 +188,12 @@ struct pendula_model_ops {
 	 * at this state, with velocities qdot, given its normalised energy; at
 	 * least step_bound(sys, energy_norm) when the energy bound is
 	 * rigorous.  Lets a model size the step from the actual speeds rather
-	 * than from the worst case its energy allows. */
+	 * than from the worst case its energy allows.  qddot: the
+	 * accelerations at the state if the engine has them (an angle model's
+	 * PENDULA_CH_OMEGA derivatives, measured at the end of the last step),
+	 * else NULL. */
 	double (*step_bound_at)(const pendula_system *sys, const pendula_state *s,
-	                        const double *qdot, double energy_norm);
+	                        const double *qdot, const double *qddot, double energy_norm);
 
 	/* Between steps: wraps the angles, flushes tiny values; adds to
 	 * shift[PENDULA_CH_THETA + k] what each angle channel jumped by. */

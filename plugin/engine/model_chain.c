@@ -696,14 +696,17 @@ static double two_largest(const double *x, int n)
  * is used when it allows more.  For N = 2 bobs this is the double
  * pendulum's rule (same quantities), so chain reproduces double. */
 static double chain_step_bound_at(const pendula_system *sys, const pendula_state *s,
-                                  const double *qdot, double energy_norm)
+                                  const double *qdot, const double *qddot, double energy_norm)
 {
 	const pendula_chain *ch = CH(sys);
 	const double h_energy = chain_step_bound(sys, energy_norm);
 	if (!(h_energy < ch->h_params))
 		return h_energy;
 	double acc[NMAX];
-	chain_accel(sys, s->q, qdot, s->phase_x, s->phase_y, acc);
+	if (qddot)
+		memcpy(acc, qddot, sizeof(double) * (size_t)sys->n);
+	else
+		chain_accel(sys, s->q, qdot, s->phase_x, s->phase_y, acc);
 	const double W = two_largest(qdot, sys->n), A = two_largest(acc, sys->n);
 	/* the positive root of A h^2 + W h = kappa */
 	const double kappa = chain_kappa(sys);

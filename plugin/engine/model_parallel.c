@@ -362,7 +362,9 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 		                          s->phase_y + sys->force.omega_y * hh, &gx, &gy);
 
 	double inv[PENDULA_MAX_BODIES], th_m[PENDULA_MAX_BODIES], w[PENDULA_MAX_BODIES];
-	double f[PENDULA_MAX_BODIES], rhs[PENDULA_MAX_BODIES];
+	double f[PENDULA_MAX_BODIES] = {0},
+	       rhs[PENDULA_MAX_BODIES]; /* (f: GCC 12 sees a path that leaves it unset; there is
+	                                   none) */
 	const double d0 = cm->r11 + hh * cm->lambda[0];
 	inverse_diag(cm, hh, inv, n);
 	double extrapolated[PENDULA_MAX_BODIES];
@@ -480,18 +482,23 @@ double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm
  * the rule follows the motion; the energy bound stays a floor (it holds for
  * every state of that energy). */
 double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_state *s,
-                                      const double *qdot, double energy_norm)
+                                      const double *qdot, const double *qddot, double energy_norm)
 {
 	const pendula_chaosman *cm = CM(sys);
 	const double h_energy = pendula_chaosman_step_bound(sys, energy_norm);
 	if (!(h_energy < cm->h_params))
 		return h_energy; /* the energy bound allows the settings' own step */
 	const int n = sys->n;
-	trig_cache tc;
-	double gx, gy, acc[PENDULA_MAX_BODIES];
-	trig_fill(cm, s->q, &tc, n);
-	pendula_effective_gravity(sys, s->phase_x, s->phase_y, &gx, &gy);
-	accel_at(cm, &tc, qdot, gx, gy, acc, n);
+	double acc[PENDULA_MAX_BODIES];
+	if (qddot) {
+		memcpy(acc, qddot, sizeof(double) * (size_t)n);
+	} else {
+		trig_cache tc;
+		double gx, gy;
+		trig_fill(cm, s->q, &tc, n);
+		pendula_effective_gravity(sys, s->phase_x, s->phase_y, &gx, &gy);
+		accel_at(cm, &tc, qdot, gx, gy, acc, n);
+	}
 	double w_arm = 0.0, a_arm = 0.0;
 	for (int k = 1; k < n; ++k) {
 		w_arm = fmax(w_arm, fabs(qdot[k]));

@@ -644,8 +644,9 @@ static double spherical_step_bound(const pendula_system *sys, double energy_norm
  * very unequal masses the energy bound is up to a hundred times shorter
  * than the motion needs. */
 static double spherical_step_bound_at(const pendula_system *sys, const pendula_state *s,
-                                      const double *qdot, double energy_norm)
+                                      const double *qdot, const double *qddot, double energy_norm)
 {
+	(void)qddot; /* (an angle model's; this one has none) */
 	const spherical_model *sm = SM(sys);
 	const double h_energy = spherical_step_bound(sys, energy_norm);
 	if (!(h_energy < sm->h_params))
