@@ -42,13 +42,16 @@ for model in "$@"; do
 		[ "$model:$phase" = double:create ] && extra="preset=Flip sequencer"
 		XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
 			timeout 300 ardour7-lua "$here/ardour/session.lua" "$phase" \
-			"$base$model" "$tmp/session-$model" ${extra:+"$extra"} > "$log" 2>&1
+			"$base$model" "$tmp/session-$model" ${extra:+"$extra"} > "$log" 2> "$log.err"
 		rc=$?
 		echo "== $model, $phase (exit $rc)"
 		grep -E '^(ok|FAIL|name|presets|MIDI after|ALL OK|[0-9]+ FAILED)' "$log"
-		if [ $rc -ne 0 ] || ! grep -q '^ALL OK$' "$log"; then
+		# (the script's last line; Ardour's own messages, e.g. libxml2's
+		# complaints about its bundled .midnam files, go to stderr and
+		# could otherwise land in the middle of it)
+		if [ $rc -ne 0 ] || ! grep -q 'ALL OK$' "$log"; then
 			echo "FAIL: $model $phase; Ardour's log:"
-			grep -v 'has no known data type' "$log" | tail -n 30
+			cat "$log" "$log.err" | grep -v 'has no known data type' | tail -n 30
 			status=1
 			break
 		fi
