@@ -1823,6 +1823,28 @@ typedef struct {
 	midi_ev *ev; /* frames absolute */
 } midi_log;
 
+/* Appends the events of the MIDI output after a run() whose first frame is
+ * frame `done` of the render. */
+static void log_midi_out(const Host *h, midi_log *log, uint32_t done)
+{
+	const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
+	if (out->atom.type != urid_sequence)
+		return;
+	LV2_ATOM_SEQUENCE_FOREACH(out, ev)
+	{
+		if (log->n == log->cap) {
+			log->cap = log->cap ? 2 * log->cap : 4096;
+			log->ev = lv2th_realloc(log->ev, log->cap * sizeof(midi_ev));
+		}
+		midi_ev *m = &log->ev[log->n++];
+		memset(m, 0, sizeof(*m));
+		m->frames = (int64_t)done + ev->time.frames;
+		m->size = ev->body.size;
+		memcpy(m->bytes, LV2_ATOM_BODY_CONST(&ev->body),
+		       ev->body.size < 3 ? ev->body.size : 3);
+	}
+}
+
 /* Runs `frames` frames in random blocks (0-frame ones too), changing the
  * controls at fixed frames, and logs every event of the MIDI output. */
 static void render_midi(Host *h, uint32_t frames, midi_log *log)
@@ -1840,23 +1862,7 @@ static void render_midi(Host *h, uint32_t frames, midi_log *log)
 		}
 		host_prepare_atoms(h);
 		lilv_instance_run(h->inst, n);
-		const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
-		if (out->atom.type == urid_sequence) {
-			LV2_ATOM_SEQUENCE_FOREACH(out, ev)
-			{
-				if (log->n == log->cap) {
-					log->cap = log->cap ? 2 * log->cap : 4096;
-					log->ev =
-					    lv2th_realloc(log->ev, log->cap * sizeof(midi_ev));
-				}
-				midi_ev *m = &log->ev[log->n++];
-				memset(m, 0, sizeof(*m));
-				m->frames = (int64_t)done + ev->time.frames;
-				m->size = ev->body.size;
-				memcpy(m->bytes, LV2_ATOM_BODY_CONST(&ev->body),
-				       ev->body.size < 3 ? ev->body.size : 3);
-			}
-		}
+		log_midi_out(h, log, done);
 		done += n;
 	}
 }
@@ -1938,23 +1944,7 @@ static void render_events(Host *h, uint32_t frames, uint32_t block, midi_log *lo
 			if (rec->sig[id])
 				memcpy(rec->sig[id] + rec->n, h->buf[id], n * sizeof(float));
 		rec->n += n;
-		const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
-		if (out->atom.type == urid_sequence) {
-			LV2_ATOM_SEQUENCE_FOREACH(out, ev)
-			{
-				if (log->n == log->cap) {
-					log->cap = log->cap ? 2 * log->cap : 4096;
-					log->ev =
-					    lv2th_realloc(log->ev, log->cap * sizeof(midi_ev));
-				}
-				midi_ev *m = &log->ev[log->n++];
-				memset(m, 0, sizeof(*m));
-				m->frames = (int64_t)done + ev->time.frames;
-				m->size = ev->body.size;
-				memcpy(m->bytes, LV2_ATOM_BODY_CONST(&ev->body),
-				       ev->body.size < 3 ? ev->body.size : 3);
-			}
-		}
+		log_midi_out(h, log, done);
 		done += n;
 	}
 }

@@ -506,24 +506,28 @@ static void check_events(const char *label, const pendula_params *p, double rate
 	CU_ASSERT(ok);
 }
 
+/* A model's defaults with the chaos knob at `target` (rate 1/s). */
+static pendula_params knob_at(pendula_model model, double target)
+{
+	pendula_params p;
+	pendula_params_default(&p, model);
+	p.energy_target = target;
+	p.energy_rate = 1.0;
+	return p;
+}
+
 static void test_events_exact(void)
 {
 	pendula_params p = double_params(170, 170, 0.0);
 	p.energy_target = 1.0;
 	p.energy_rate = 1.0;
 	check_events("double, chaos knob 1", &p, 8000.0, 8000L * 60);
-	pendula_params_default(&p, PENDULA_MODEL_CHAIN);
-	p.energy_target = 1.5;
-	p.energy_rate = 1.0;
+	p = knob_at(PENDULA_MODEL_CHAIN, 1.5);
 	p.time_scale = 2.0;
 	check_events("chain (3 links), chaos knob 1.5", &p, 4000.0, 4000L * 60);
-	pendula_params_default(&p, PENDULA_MODEL_SPHERICAL);
-	p.energy_target = 1.5;
-	p.energy_rate = 1.0;
+	p = knob_at(PENDULA_MODEL_SPHERICAL, 1.5);
 	check_events("spherical (2 links), chaos knob 1.5", &p, 4000.0, 4000L * 60);
-	pendula_params_default(&p, PENDULA_MODEL_BEAD);
-	p.energy_target = 1.5;
-	p.energy_rate = 1.0;
+	p = knob_at(PENDULA_MODEL_BEAD, 1.5);
 	check_events("bead (ellipsoid), chaos knob 1.5", &p, 4000.0, 4000L * 60);
 }
 

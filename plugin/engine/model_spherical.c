@@ -571,15 +571,23 @@ static void accel_with(const spherical_model *sm, const int n, const double *q, 
 		}
 }
 
-static void spherical_accel(const pendula_system *sys, const double *q, const double *qdot,
-                            double phase_x, double phase_y, double *accel)
+/* The effective gravity at forcing phases (x, y; z at 0), for the model
+ * interface's functions that get the phases rather than a state. */
+static void effective_gravity_xy(const pendula_system *sys, double phase_x, double phase_y,
+                                 double *g3)
 {
-	double g3[3];
 	pendula_state s;
 	memset(&s, 0, sizeof(s));
 	s.phase_x = phase_x;
 	s.phase_y = phase_y;
 	effective_gravity_at(sys, &s, g3);
+}
+
+static void spherical_accel(const pendula_system *sys, const double *q, const double *qdot,
+                            double phase_x, double phase_y, double *accel)
+{
+	double g3[3];
+	effective_gravity_xy(sys, phase_x, phase_y, g3);
 	accel_with(SM(sys), sys->n, q, qdot, g3, accel);
 }
 
@@ -611,11 +619,7 @@ static double spherical_power(const pendula_system *sys, const double *q, const 
                               double phase_x, double phase_y)
 {
 	double g3[3];
-	pendula_state s;
-	memset(&s, 0, sizeof(s));
-	s.phase_x = phase_x;
-	s.phase_y = phase_y;
-	effective_gravity_at(sys, &s, g3);
+	effective_gravity_xy(sys, phase_x, phase_y, g3);
 	return power_with(sys, q, qdot, g3);
 }
 
