@@ -531,6 +531,45 @@ static void test_events_exact(void)
 	check_events("bead (ellipsoid), chaos knob 1.5", &p, 4000.0, 4000L * 60);
 }
 
+/* The bead on its floor has no top: every crossing of x = 0 is a swing
+ * (+1 from x < 0 to x >= 0), and there are no flips, however high the
+ * energy.  Truth from the sign of x in the double-precision frames. */
+static void test_events_floor(void)
+{
+	pendula_params p = knob_at(PENDULA_MODEL_BEAD, 1.5);
+	p.surface = PENDULA_SURFACE_KIND_FLOOR;
+	const double rate = 4000.0;
+	const long frames = 4000L * 60;
+	pendula_engine *e = pendula_engine_new(rate, &p);
+	truth.n = 0;
+	int was = 0;
+	for (long i = 0; i < frames; ++i) {
+		pendula_frame f;
+		pendula_engine_tick(e, &f);
+		const int side = f.x[0] >= 0.0;
+		if (i > 0 && side != was && truth.n < MAX_EVENTS) {
+			truth.ev[truth.n].frame = i;
+			truth.ev[truth.n].body = 0;
+			truth.ev[truth.n].kind = PENDULA_EVENT_SWING;
+			truth.ev[truth.n].dir = side ? 1 : -1;
+			truth.n++;
+		}
+		was = side;
+	}
+	pendula_engine_free(e);
+	int ok = 1;
+	const uint32_t blocks[3] = {1, 256, 0};
+	for (int b = 0; b < 3; ++b) {
+		run_blocks(&p, rate, frames, blocks[b], &got);
+		ok &= same_events(&truth, &got);
+	}
+	printf("  bead on the floor, chaos knob 1.5: %d swings and no flips by the sign of x; "
+	       "the engine's events the same for blocks of 1, 256 and random: %s\n",
+	       truth.n, ok ? "yes" : "no");
+	CU_ASSERT(truth.n > 10);
+	CU_ASSERT(ok);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -544,6 +583,7 @@ int main(void)
 	CU_add_test(s, "spherical omega in the plane = double", test_spherical_in_plane);
 	CU_add_test(s, "bead velocity outputs", test_bead_velocity);
 	CU_add_test(s, "events on the exact frame, any block split", test_events_exact);
+	CU_add_test(s, "events of the bead on its floor: swings only", test_events_floor);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	const unsigned failed = CU_get_number_of_failures();

@@ -1044,9 +1044,8 @@ static unsigned event_class(const pendula_engine *e, int k, double u)
 	/* the front view: atan2(x, -y) has the sign of x, the upper half y > 0 */
 	const double x = fpoly_eval(e->fpoly[PENDULA_CH_X + k], u);
 	const double y = fpoly_eval(e->fpoly[PENDULA_CH_Y + k], u);
-	/* the bead on the floor (no z: speed_ref[2] = 0) has no top */
-	const int no_top = rule == PENDULA_VEL_POSITION && e->sys.speed_ref[2] == 0.0f;
-	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !no_top ? 2u : 0u);
+	/* (a motion without a top, the bead on its floor: swings only) */
+	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !e->sys.events_no_top ? 2u : 0u);
 }
 
 /* |velocity output k| at u (unclamped), for the event's speed. */

@@ -89,6 +89,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	sys->n = 1;
 	sys->dof = 3;
 	bm->surface = p->surface == SURFACE_FLOOR ? SURFACE_FLOOR : SURFACE_ELLIPSOID;
+	sys->events_no_top = bm->surface == SURFACE_FLOOR; /* swings only, at x = 0 */
 	bm->m = pendula_positive(p->m[0], 1e-9);
 	bm->inv_m = 1.0 / bm->m;
 	for (int i = 0; i < 3; ++i) {

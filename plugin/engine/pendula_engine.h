@@ -102,8 +102,11 @@ typedef struct pendula_model_ops pendula_model_ops;
  * model's own part (opaque here, see the model's file). */
 typedef struct {
 	const pendula_model_ops *ops;
-	int n;                           /* bodies with an angle */
-	int dof;                         /* coordinates of the state */
+	int n;     /* bodies with an angle */
+	short dof; /* coordinates of the state */
+	/* Events of the 3-D models: the motion has no top to flip over (only
+	 * swings), e.g. the bead on its floor.  Set by the model's derive(). */
+	unsigned char events_no_top;
 	double g;                        /* gravity, m/s^2 */
 	double energy_min, energy_range; /* U_min, max(U_max - U_min, 1e-6 J) */
 	double tip_length;               /* tip_x, tip_y = tip / tip_length (0: no tip) */
