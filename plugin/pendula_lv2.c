@@ -154,21 +154,21 @@ typedef struct {
 	 * output overlaps it (of several outputs sharing one buffer, the last
 	 * in table order: the value the buffer ends up with); into scratch
 	 * when the CC encoder needs the values of an output that is
-	 * unconnected or shadowed, or at the block's last frame for a control
-	 * output mirror; nowhere otherwise.  The CC encoder reads the engine's
+	 * unconnected or shadowed; nowhere otherwise, except the value of
+	 * the block's last frame for a control output mirror (route_last:
+	 * the engine writes that one value to last_value).  The CC encoder reads the engine's
 	 * own values either way, so its messages do not depend on the wiring.
 	 * If outputs overlap partially (never seen in a host), every output goes
 	 * through scratch and is copied, chunk by chunk, in table order. */
 	float *route_host[MAX_SIGNALS];    /* direct target, or NULL */
 	bool route_scratch[MAX_SIGNALS];   /* CC reads this signal from scratch */
-	bool route_last[MAX_SIGNALS];      /* its last value comes from scratch */
+	bool route_last[MAX_SIGNALS];      /* its last value comes from last_value */
 	bool route_copy;                   /* partial overlap: scratch and copy all */
-	bool route_any_last;               /* some route_last */
 	bool cc_live;                      /* CC encoder runs: midi_out connected, a cc on */
 	bool cc_dirty;                     /* the CC settings must be given again */
 	void *routed_for[MAX_SIGNALS + 2]; /* the buffers and block size routed for */
 	/* Scratch: one slice of the pool per signal that needs it (route_copy:
-	 * every signal; else those with route_scratch or route_last), each
+	 * every signal; else those with route_scratch), each
 	 * scratch_frames long (at least PENDULA_CHUNK): the fewer signals
 	 * need scratch, the longer the spans the engine runs at once. */
 	float scratch_pool[MAX_SIGNALS * PENDULA_CHUNK];
@@ -176,6 +176,7 @@ typedef struct {
 	uint32_t scratch_frames;
 	/* Latest value of each signal output (for the control outputs). */
 	float signal_last[MAX_SIGNALS];
+	float last_value[MAX_SIGNALS]; /* route_last: the engine's value at the block's end */
 
 	/* LV2 */
 	LV2_URID_Map *map;
@@ -207,7 +208,8 @@ typedef struct {
 	pendula_event events[PENDULA_CHUNK * PENDULA_MAX_BODIES]; /* of the current chunk */
 	uint32_t pulse_left[2];                                   /* flips, swings: frames left */
 	float pulse_value[2];                                     /* their sign */
-	uint64_t note_clock;                                      /* frames run since activate() */
+	float pulse_last[2];    /* their value at the last frame of the span run */
+	uint64_t note_clock;    /* frames run since activate() */
 	uint64_t note_off[128]; /* frame of each sounding note's note-off, or 0 */
 	int n_sounding;         /* notes with a note-off pending */
 	bool notes_live;        /* notes on this block: the events are kept */
@@ -706,9 +708,11 @@ static void on_event(void *user, const pendula_event *ev)
 	if (buf)
 		for (uint32_t f = ev->frame; f < stop; ++f)
 			buf[f] = value;
-	/* the latest event's pulse is the one that goes on */
+	/* the latest event's pulse is the one that goes on (all last as
+	 * long: it also ends last) */
 	self->pulse_value[kind] = value;
 	self->pulse_left[kind] = end > self->pulse_n ? end - self->pulse_n : 0;
+	self->pulse_last[kind] = end >= self->pulse_n ? value : 0.0f;
 	if (self->notes_live && self->n_events < sizeof(self->events) / sizeof(self->events[0]))
 		self->events[self->n_events++] = *ev;
 }
@@ -722,6 +726,7 @@ static void pulse_begin(Pendula *self, float *flips, float *swings, uint32_t n)
 	self->pulse_n = n;
 	for (int kind = 0; kind < 2; ++kind) {
 		const uint32_t lit = self->pulse_left[kind] < n ? self->pulse_left[kind] : n;
+		self->pulse_last[kind] = lit == n && n > 0 ? self->pulse_value[kind] : 0.0f;
 		float *buf = self->pulse_buf[kind];
 		if (buf) {
 			for (uint32_t f = 0; f < lit; ++f)
@@ -889,7 +894,6 @@ static void route_outputs(Pendula *self, uint32_t n_samples)
 	self->routed_for[MAX_SIGNALS] = (void *)(uintptr_t)n_samples;
 	self->routed_for[MAX_SIGNALS + 1] = self->port[P_MIDI_OUT];
 	self->route_copy = false;
-	self->route_any_last = false;
 	for (int s = 0; s < self->n_signals; ++s) {
 		float *host = (float *)self->port[self->signal[s]];
 		self->routed_for[s] = host;
@@ -908,19 +912,12 @@ static void route_outputs(Pendula *self, uint32_t n_samples)
 		self->route_scratch[s] = cc_on && !self->route_host[s];
 		self->route_last[s] = !self->route_host[s] && self->signal_mirror[s] != P_NONE &&
 		                      self->port[self->signal_mirror[s]] != NULL;
-		self->route_any_last |= self->route_last[s];
 	}
-	/* A signal that needs scratch only for its last value (route_last)
-	 * takes one frame at a time there: a chunk's worth is plenty; the
-	 * others share the rest of the pool. */
-	int spans = 0, lasts = 0;
-	for (int s = 0; s < self->n_signals; ++s) {
-		if (self->route_copy || self->route_scratch[s])
-			++spans;
-		else if (self->route_last[s])
-			++lasts;
-	}
-	const uint32_t pool = MAX_SIGNALS * PENDULA_CHUNK - (uint32_t)lasts * PENDULA_CHUNK;
+	/* The signals that need scratch share the pool. */
+	int spans = 0;
+	for (int s = 0; s < self->n_signals; ++s)
+		spans += self->route_copy || self->route_scratch[s];
+	const uint32_t pool = MAX_SIGNALS * PENDULA_CHUNK;
 	self->scratch_frames =
 	    spans > 0 ? pool / (uint32_t)spans / PENDULA_CHUNK * PENDULA_CHUNK : pool;
 	float *next = self->scratch_pool;
@@ -928,8 +925,6 @@ static void route_outputs(Pendula *self, uint32_t n_samples)
 		self->chunk_signal[s] = next;
 		if (self->route_copy || self->route_scratch[s])
 			next += self->scratch_frames;
-		else if (self->route_last[s])
-			next += PENDULA_CHUNK;
 	}
 }
 
@@ -959,16 +954,26 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 		chunk_done(self, offset, n);
 		return;
 	}
+	/* values at the block's last frame only (route_last) */
+	pendula_outputs last_out;
+	bool any_last = false;
+	if (last)
+		memset(&last_out, 0, sizeof(last_out));
 	for (int s = 0; s < self->n_signals; ++s) {
 		if (is_silent_body(self, s))
 			continue;
 		if (self->route_host[s])
 			out.ch[self->signal_ch[s]] = self->route_host[s] + offset;
-		else if (self->route_scratch[s] || (last && self->route_last[s]))
+		else if (self->route_scratch[s])
 			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
+		else if (last && self->route_last[s]) {
+			last_out.ch[self->signal_ch[s]] = &self->last_value[s];
+			any_last = true;
+		}
 	}
 	pulse_begin(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
-	pendula_engine_run_events(self->engine, n, &out, events, self);
+	pendula_engine_run_events_last(self->engine, n, &out, any_last ? &last_out : NULL, events,
+	                               self);
 	notes_chunk(self, n);
 	/* The last values are read at the end of the block only; before it,
 	 * only the outputs of absent bodies need work (zeros). */
@@ -985,8 +990,13 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 			self->signal_last[s] = 0.0f;
 		} else if (self->route_host[s]) {
 			self->signal_last[s] = self->route_host[s][offset + n - 1];
-		} else if (self->route_scratch[s] || (last && self->route_last[s])) {
+		} else if (self->route_scratch[s]) {
 			self->signal_last[s] = self->chunk_signal[s][n - 1];
+		} else if (last && self->route_last[s]) {
+			const int ch = self->signal_ch[s];
+			self->signal_last[s] = ch == PENDULA_CH_FLIPS    ? self->pulse_last[0]
+			                       : ch == PENDULA_CH_SWINGS ? self->pulse_last[1]
+			                                                 : self->last_value[s];
 		}
 	}
 	chunk_done(self, offset, n);
@@ -1113,10 +1123,6 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 		if (n > n_samples - pos)
 			n = n_samples - pos;
 		n = frames_before_next_event(self, pos, n);
-		/* The last frame on its own if an output's last value must be
-		 * taken from scratch (a control output mirroring it). */
-		if (self->route_any_last && pos + n == n_samples && n > 1)
-			--n;
 		run_chunk(self, pos, n, pos + n == n_samples);
 		pendula_tempo_advance(&self->tempo, n);
 		pos += n;
@@ -1124,6 +1130,8 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	}
 
 	midi_end(self);
+	/* the control outputs and the inline display both read the last frame */
+	pendula_engine_keep_last(self->engine);
 	write_control_outputs(self);
 	time_ratio_end(self, n_samples);
 	pendula_idpy_run(self->idpy, self->engine, n_samples);

@@ -1271,13 +1271,48 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
 	}
 }
 
+/* Frames [idx, idx + m) of the step into the non-NULL buffers of out (at
+ * offset `done`).  m = 1 gives the value of one frame bit for bit as the
+ * span would: a frame's value depends only on its index in the step. */
+static void write_span(const pendula_engine *e, const pendula_outputs *out, uint32_t done,
+                       int32_t idx, int32_t m)
+{
+	const float u0 = (float)e->u0, du = (float)e->du;
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+		if (out->ch[PENDULA_CH_W + k])
+			write_velocity(e, k, out->ch[PENDULA_CH_W + k] + done, u0, du, idx, m);
+	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch) {
+		float *buf = out->ch[ch];
+		if (!buf)
+			continue;
+		const int k = ch - PENDULA_CH_THETA;
+		const int wrap = k >= 0 && k < PENDULA_MAX_BODIES ? e->wrap[k] : WRAP_NONE;
+		if (wrap == WRAP_ONCE)
+			write_angle(buf + done, e->fpoly[ch], u0, du, idx, m);
+		else if (wrap == WRAP_ANY)
+			write_angle_any(buf + done, e->fpoly[ch], u0, du, idx, m);
+		else if (ch == PENDULA_CH_ENERGY)
+			write_plain(buf + done, e->fpoly[ch], u0, du, idx, m, 0.0f,
+			            PENDULA_ENERGY_OUTPUT_MAX);
+		else
+			write_plain(buf + done, e->fpoly[ch], u0, du, idx, m, -1.0f, 1.0f);
+	}
+}
+
 void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out)
 {
-	pendula_engine_run_events(e, n_frames, out, NULL, NULL);
+	pendula_engine_run_events_last(e, n_frames, out, NULL, NULL, NULL);
 }
 
 void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out,
                                pendula_event_fn on_event, void *user)
+{
+	pendula_engine_run_events_last(e, n_frames, out, NULL, on_event, user);
+}
+
+void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
+                                    const pendula_outputs *out, const pendula_outputs *last,
+                                    pendula_event_fn on_event, void *user)
 {
 	if (n_frames == 0)
 		return;
@@ -1290,7 +1325,6 @@ void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendu
 		const uint32_t m = frames_in_step(e, n_frames - done);
 		if (m > 0) {
 			/* Channel by channel over the frames of this step. */
-			const float u0 = (float)e->u0, du = (float)e->du;
 			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
 			if (on_event) {
 				/* frames whose classes cannot change: only the first */
@@ -1302,33 +1336,14 @@ void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendu
 					              e->u0 + (double)(int32_t)(e->idx + i) * e->du,
 					              done + i, on_event, user);
 			}
-			for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-				if (out->ch[PENDULA_CH_W + k])
-					write_velocity(e, k, out->ch[PENDULA_CH_W + k] + done, u0,
-					               du, idx, mm);
-			for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch) {
-				float *buf = out->ch[ch];
-				if (!buf)
-					continue;
-				const int k = ch - PENDULA_CH_THETA;
-				const int wrap =
-				    k >= 0 && k < PENDULA_MAX_BODIES ? e->wrap[k] : WRAP_NONE;
-				if (wrap == WRAP_ONCE)
-					write_angle(buf + done, e->fpoly[ch], u0, du, idx, mm);
-				else if (wrap == WRAP_ANY)
-					write_angle_any(buf + done, e->fpoly[ch], u0, du, idx, mm);
-				else if (ch == PENDULA_CH_ENERGY)
-					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm, 0.0f,
-					            PENDULA_ENERGY_OUTPUT_MAX);
-				else
-					write_plain(buf + done, e->fpoly[ch], u0, du, idx, mm,
-					            -1.0f, 1.0f);
-			}
+			write_span(e, out, done, idx, mm);
 			done += m;
 			e->idx += m;
 			e->stats.frames += m;
 			earn(e, m);
 			if (done == n_frames) {
+				if (last) /* the last frame's values, where asked */
+					write_span(e, last, 0, idx + mm - 1, 1);
 				/* The last frame of the block, for control outputs:
 				 * evaluated only if someone asks (see last_lazy). */
 				e->last_u = e->u0 + (double)(int32_t)(e->idx - 1) * e->du;
@@ -1346,6 +1361,11 @@ void pendula_engine_last(const pendula_engine *e, pendula_frame *f)
 		fill_frame_at(e, e->last_u, f);
 	else
 		*f = e->last;
+}
+
+void pendula_engine_keep_last(pendula_engine *e)
+{
+	materialize_last(e);
 }
 
 void pendula_engine_stats(const pendula_engine *e, pendula_stats *st)

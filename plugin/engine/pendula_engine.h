@@ -259,6 +259,13 @@ void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outp
  * block goes through here. */
 void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out,
                                pendula_event_fn on_event, void *user);
+/* The same, and the value of the last of the n_frames frames into each
+ * non-NULL last->ch[] (one float each; bit-equal to what a buffer in out
+ * would hold there): for an output whose buffer is not written but whose
+ * last value is wanted.  last may be NULL; the pulse channels are ignored. */
+void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
+                                    const pendula_outputs *out, const pendula_outputs *last,
+                                    pendula_event_fn on_event, void *user);
 
 /* One frame in double precision (advances the engine exactly as one frame of
  * pendula_engine_run). */
@@ -285,6 +292,9 @@ double pendula_frame_channel(const pendula_frame *f, int ch);
 void pendula_frame_coords(const pendula_system *sys, const pendula_frame *f, double *q);
 /* The last frame produced (for control outputs and UIs). */
 void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
+/* Evaluates the last frame now, once, so that the pendula_engine_last
+ * calls until the next run copy it (otherwise each evaluates it again). */
+void pendula_engine_keep_last(pendula_engine *e);
 /* The settings in force and their derived constants (e.g. for drawing). */
 const pendula_system *pendula_engine_system(const pendula_engine *e);
 
