@@ -1104,8 +1104,11 @@ static int events_fixed(const pendula_engine *e, double ua, double ub)
 			const double th = fabs(pendula_wrap_angle(
 			    q[0] +
 			    ua * (q[1] + ua * (q[2] + ua * (q[3] + ua * (q[4] + ua * q[5]))))));
-			const double d =
-			    fmin(fmin(th, fabs(th - 0.5 * PENDULA_PI)), PENDULA_PI - th);
+			/* distance to 0, pi/2 and pi (a NaN th gives NaN: not fixed) */
+			const double to_half = fabs(th - 0.5 * PENDULA_PI),
+			             to_top = PENDULA_PI - th;
+			const double near = th < to_half ? th : to_half;
+			const double d = near < to_top ? near : to_top;
 			if (!(d > span * slope + margin))
 				return 0;
 			continue;

@@ -187,8 +187,8 @@ static inline void trig_move(const pendula_chaosman *cm, const double *theta, co
                              trig_cache *tc, const int n)
 {
 	double big = 0.0;
-	for (int k = 0; k < n; ++k)
-		big = fmax(big, fabs(d[k]));
+	for (int k = 0; k < n; ++k) /* (as fmax, a NaN is skipped; no libm call) */
+		big = fabs(d[k]) > big ? fabs(d[k]) : big;
 	if (!(big <= TRIG_TAYLOR_MAX)) {
 		trig_fill(cm, theta, tc, n);
 		return;

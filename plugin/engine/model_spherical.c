@@ -309,7 +309,8 @@ static inline __attribute__((always_inline)) int shake_n(const pendula_system *s
 				          (k > 0 ? qt[3 * (k - 1) + i] + dq[3 * (k - 1) + i] : 0.0);
 			const double l2 = sm->l[k] * sm->l[k];
 			g[k] = 0.5 * (dot3(d[k], d[k]) - l2);
-			err = fmax(err, fabs(g[k]) / l2);
+			const double e_k = fabs(g[k]) / l2;
+			err = e_k > err ? e_k : err; /* (fmax without the libm call) */
 		}
 		if (!(err > CONSTRAINT_TOL) || it == MAX_ITERATIONS)
 			break; /* converged (or NaN: the engine restarts) */
