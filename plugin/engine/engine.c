@@ -531,6 +531,23 @@ static uint32_t nonzero_rows(const double *a, const double *b, const double *c, 
 	return mask;
 }
 
+/* Whether every value of the two channel arrays is finite.  A double is
+ * not finite when its exponent bits are all ones; adding one to the
+ * exponent field then carries into the sign bit (and only then): integer
+ * ANDs, adds and ORs without a branch, which the compiler vectorises. */
+static int all_finite(const double *a, const double *b)
+{
+	const uint64_t exponent = (uint64_t)0x7ff << 52, one = (uint64_t)1 << 52;
+	uint64_t carry = 0;
+	for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch) {
+		uint64_t x, y;
+		memcpy(&x, &a[ch], sizeof(x));
+		memcpy(&y, &b[ch], sizeof(y));
+		carry |= ((x & exponent) + one) | ((y & exponent) + one);
+	}
+	return !(carry >> 63);
+}
+
 /* Takes the next integration step: the step that ends at st begins the
  * new one; the interpolant runs from the old end values to the new ones. */
 static void next_step(pendula_engine *e)
@@ -621,12 +638,7 @@ static void next_step(pendula_engine *e)
 			e->st.p[k] = pendula_flush(e->st.p[k]);
 		}
 		measure_all(e, e->end_val, e->end_der);
-		/* 0 x is 0 for every finite x, NaN otherwise: one sum and no
-		 * branch per channel */
-		double zero = 0.0;
-		for (int ch = 0; ch < PENDULA_N_CH_ALL; ++ch)
-			zero += 0.0 * e->end_val[ch] + 0.0 * e->end_der[ch];
-		finite = zero == 0.0;
+		finite = all_finite(e->end_val, e->end_der);
 		if ((finite && !e->pred.failed) || e->level >= J_MAX)
 			break; /* done, or no smaller step to try */
 		e->stats.retries++;
@@ -718,6 +730,10 @@ static void next_step(pendula_engine *e)
 		/* |p(u) - c0| <= |c1| + |c2| + |c3| on [0, 1]; the margin covers
 		 * single-precision rounding.  The step starts wrapped, in
 		 * [-1, 1). */
+		if (!(e->live & (uint32_t)1 << (PENDULA_CH_THETA + k))) {
+			e->wrap[k] = WRAP_NONE; /* a row of zeros */
+			continue;
+		}
 		const float *q = e->fpoly[PENDULA_CH_THETA + k];
 		const double reach = fabs(q[1]) + fabs(q[2]) + fabs(q[3]);
 		e->wrap[k] = (unsigned char)(q[0] - reach > -1.0 + 1e-5 && q[0] + reach < 1.0 - 1e-5
