@@ -1171,6 +1171,35 @@ static void detect_events(pendula_engine *e, double u, uint32_t frame, pendula_e
 	e->event_region = (uint16_t)now;
 }
 
+/* The events of frames [e->idx + i0, e->idx + i1] of the step (block
+ * frames done + i): a range whose classes cannot change (events_fixed)
+ * needs only its first frame classified; any other is halved, down to
+ * EVENT_LEAF frames, which are classified one by one.  The same events
+ * and classes as frame by frame, in frame order, for a handful of
+ * classifications per step instead of one per frame; at most about
+ * 1.25 classifications per frame whatever the motion (a range that is not fixed costs one check).
+ */
+#define EVENT_LEAF 8u
+static void detect_range(pendula_engine *e, uint32_t i0, uint32_t i1, uint32_t done,
+                         pendula_event_fn on_event, void *user)
+{
+	const double ua = e->u0 + (double)(int32_t)(e->idx + i0) * e->du;
+	const double ub = e->u0 + (double)(int32_t)(e->idx + i1) * e->du;
+	if (events_fixed(e, ua, ub)) {
+		detect_events(e, ua, done + i0, on_event, user);
+		return;
+	}
+	if (i1 - i0 < EVENT_LEAF) {
+		for (uint32_t i = i0; i <= i1; ++i)
+			detect_events(e, e->u0 + (double)(int32_t)(e->idx + i) * e->du, done + i,
+			              on_event, user);
+		return;
+	}
+	const uint32_t mid = i0 + (i1 - i0) / 2; /* depth at most log2(frames per step) */
+	detect_range(e, i0, mid, done, on_event, user);
+	detect_range(e, mid + 1, i1, done, on_event, user);
+}
+
 static void fill_frame(const pendula_engine *e, pendula_frame *f)
 {
 	fill_frame_at(e, frame_u(e), f);
@@ -1364,16 +1393,8 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 		if (m > 0) {
 			/* Channel by channel over the frames of this step. */
 			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
-			if (on_event) {
-				/* frames whose classes cannot change: only the first */
-				const double ua = e->u0 + (double)(int32_t)e->idx * e->du;
-				const double ub = e->u0 + (double)(int32_t)(e->idx + m - 1) * e->du;
-				const uint32_t classify = events_fixed(e, ua, ub) ? 1 : m;
-				for (uint32_t i = 0; i < classify; ++i)
-					detect_events(e,
-					              e->u0 + (double)(int32_t)(e->idx + i) * e->du,
-					              done + i, on_event, user);
-			}
+			if (on_event)
+				detect_range(e, 0, m - 1, done, on_event, user);
 			write_span(e, out, done, idx, mm);
 			done += m;
 			e->idx += m;
