@@ -1177,8 +1177,8 @@ static void detect_events(pendula_engine *e, double u, uint32_t frame, pendula_e
  * EVENT_LEAF frames, which are classified one by one.  The same events
  * and classes as frame by frame, in frame order, for a handful of
  * classifications per step instead of one per frame; at most about
- * 1.25 classifications per frame whatever the motion (a range that is not fixed costs one check).
- */
+ * 1.25 per frame whatever the motion (a range that is not fixed costs
+ * one check). */
 #define EVENT_LEAF 8u
 static void detect_range(pendula_engine *e, uint32_t i0, uint32_t i1, uint32_t done,
                          pendula_event_fn on_event, void *user)
