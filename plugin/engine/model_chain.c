@@ -49,10 +49,11 @@
 /* Fixed-point tolerance on the angle increment, rad. */
 #define ITERATION_TOL  1e-14
 /* Step size: rad per step of the fastest motion.  Measured (tests/test_chain.c,
- * bench): the energy spread of a chaotic 3-rod and 6-bob chain over 10^7
- * frames stays near 1e-8..1e-7 with this, two orders below the 1e-6 asked;
- * the bound below (the two fastest links' speed bounds added) is itself
- * pessimistic by a factor of about 2 for a chaotic motion. */
+ * the energy output's relative spread over 10^7 frames from a chaotic
+ * start): 2.8e-7 for 3 rods, 6.6e-7 for 6 bobs with this, under the 1e-6
+ * asked; 0.07 gives 4.6e-7 and 1.3e-6 (43 % fewer steps at the defaults),
+ * 0.1 gives 2.0e-6 and 1.5e-6, so this is the longest step the budget
+ * allows. */
 #define CHAIN_KAPPA    PENDULA_KAPPA_SLOW
 
 typedef struct {
@@ -640,8 +641,7 @@ static int chain_step_base(const pendula_system *sys, pendula_state *s, double h
 /* Radians of relative turn of two links per step.  Two links get the double
  * pendulum's allowance (the same rule on the same quantities, so chain with
  * two bobs reproduces double); longer chains pass energy through more links
- * and keep 0.05 (measured over 1e7 frames: 3 rods from a chaotic start spread
- * their energy by 3.4e-6 with 0.1, by 1.9e-8 with 0.05). */
+ * and keep CHAIN_KAPPA (see there). */
 static double chain_kappa(const pendula_system *sys)
 {
 	return sys->n <= 2 ? PENDULA_KAPPA_RATE : CHAIN_KAPPA;
