@@ -107,9 +107,14 @@ typedef struct {
 	/* Port index -> global id, for this variant. */
 	int16_t id_of_index[PENDULA_N_PORT_IDS];
 	uint32_t n_ports;
-	/* Control inputs of this variant, global ids. */
+	/* Control inputs of this variant, global ids; where each is read from
+	 * (its port, or control_default while it is not connected), and each
+	 * id's place in control_in (-1: none). */
 	pendula_port_id control_in[PENDULA_N_PORT_IDS];
 	uint32_t n_control_in;
+	const float *control_src[PENDULA_N_PORT_IDS];
+	float control_default[PENDULA_N_PORT_IDS];
+	int16_t control_slot[PENDULA_N_PORT_IDS];
 	/* Smoothed controls (PF_SMOOTH) and the other settings (those with a
 	 * field in pendula_params), of this variant. */
 	pendula_port_id smoothed_in[PENDULA_N_PORT_IDS];
@@ -259,8 +264,7 @@ static void read_controls(Pendula *self)
 	bool changed = false;
 	for (uint32_t i = 0; i < self->n_control_in; ++i) {
 		const pendula_port_id id = self->control_in[i];
-		const float *p = (const float *)self->port[id];
-		const float v = p ? *p : pendula_port_default(self->variant, id);
+		const float v = *self->control_src[i];
 		if (memcmp(&v, &self->control_raw[id], sizeof(v)) == 0)
 			continue;
 		self->control_raw[id] = v;
@@ -1147,6 +1151,8 @@ static void ports_from_table(Pendula *self)
 	self->n_ports = pendula_port_count(v);
 	for (uint32_t i = 0; i < self->n_ports; ++i)
 		self->id_of_index[i] = (int16_t)pendula_port_id_at(v, i);
+	for (int i = 0; i < PENDULA_N_PORT_IDS; ++i)
+		self->control_slot[i] = -1;
 	for (int i = 0; i < PENDULA_N_PORT_IDS; ++i) {
 		const pendula_port_id id = (pendula_port_id)i;
 		const pendula_port_info *info = &pendula_ports[id];
@@ -1161,6 +1167,9 @@ static void ports_from_table(Pendula *self)
 			self->control[id] = sanitize_control(self, id, self->control[id]);
 		}
 		if (info->kind == PK_CONTROL_IN) {
+			self->control_default[id] = pendula_port_default(v, id);
+			self->control_slot[id] = (int16_t)self->n_control_in;
+			self->control_src[self->n_control_in] = &self->control_default[id];
 			self->control_in[self->n_control_in++] = id;
 			if (info->flags & PF_SMOOTH)
 				self->smoothed_in[self->n_smoothed++] = id;
@@ -1270,7 +1279,12 @@ static void connect_port(LV2_Handle instance, uint32_t index, void *data)
 {
 	Pendula *self = (Pendula *)instance;
 	if (index < self->n_ports && self->port[self->id_of_index[index]] != data) {
-		self->port[self->id_of_index[index]] = data;
+		const int id = self->id_of_index[index];
+		self->port[id] = data;
+		const int slot = self->control_slot[id];
+		if (slot >= 0) /* a control input: read from here, or the default */
+			self->control_src[slot] =
+			    data ? (const float *)data : &self->control_default[id];
 		self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX; /* route again */
 	}
 }

@@ -1341,28 +1341,50 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
 /* Frames [idx, idx + m) of the step into the non-NULL buffers of out (at
  * offset `done`).  m = 1 gives the value of one frame bit for bit as the
  * span would: a frame's value depends only on its index in the step. */
-static void write_span(const pendula_engine *e, const pendula_outputs *out, uint32_t done,
-                       int32_t idx, int32_t m)
+/* The channels of an outputs struct that have a buffer, in the order they
+ * are written: the velocity outputs, then the interpolated ones (outputs
+ * may share a buffer: the last written wins). */
+typedef struct {
+	int n;
+	unsigned char ch[PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS];
+} span_list;
+
+static void span_list_of(const pendula_outputs *out, span_list *list)
 {
-	const float u0 = (float)e->u0, du = (float)e->du;
+	list->n = 0;
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 		if (out->ch[PENDULA_CH_W + k])
-			write_velocity(e, k, out->ch[PENDULA_CH_W + k] + done, u0, du, idx, m);
-	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch) {
-		float *buf = out->ch[ch];
-		if (!buf)
+			list->ch[list->n++] = (unsigned char)(PENDULA_CH_W + k);
+	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch)
+		if (out->ch[ch])
+			list->ch[list->n++] = (unsigned char)ch;
+}
+
+/* Frames [idx, idx + m) of the step into the buffers of out listed in list
+ * (at offset `done`).  m = 1 gives the value of one frame bit for bit as the
+ * span would: a frame's value depends only on its index in the step. */
+static void write_span(const pendula_engine *e, const pendula_outputs *out, const span_list *list,
+                       uint32_t done, int32_t idx, int32_t m)
+{
+	const float u0 = (float)e->u0, du = (float)e->du;
+	for (int i = 0; i < list->n; ++i) {
+		const int ch = list->ch[i];
+		float *buf = out->ch[ch] + done;
+		if (ch >= PENDULA_CH_W) {
+			write_velocity(e, ch - PENDULA_CH_W, buf, u0, du, idx, m);
 			continue;
+		}
 		const int k = ch - PENDULA_CH_THETA;
 		const int wrap = k >= 0 && k < PENDULA_MAX_BODIES ? e->wrap[k] : WRAP_NONE;
 		if (wrap == WRAP_ONCE)
-			write_angle(buf + done, e->fpoly[ch], u0, du, idx, m);
+			write_angle(buf, e->fpoly[ch], u0, du, idx, m);
 		else if (wrap == WRAP_ANY)
-			write_angle_any(buf + done, e->fpoly[ch], u0, du, idx, m);
+			write_angle_any(buf, e->fpoly[ch], u0, du, idx, m);
 		else if (ch == PENDULA_CH_ENERGY)
-			write_plain(buf + done, e->fpoly[ch], u0, du, idx, m, 0.0f,
+			write_plain(buf, e->fpoly[ch], u0, du, idx, m, 0.0f,
 			            PENDULA_ENERGY_OUTPUT_MAX);
 		else
-			write_plain(buf + done, e->fpoly[ch], u0, du, idx, m, -1.0f, 1.0f);
+			write_plain(buf, e->fpoly[ch], u0, du, idx, m, -1.0f, 1.0f);
 	}
 }
 
@@ -1387,6 +1409,11 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 		apply_phase_requests(e);
 	if (!on_event)
 		e->event_region = 0; /* not followed: start afresh when asked */
+	span_list list, last_list;
+	span_list_of(out, &list);
+	last_list.n = 0;
+	if (last)
+		span_list_of(last, &last_list);
 	uint32_t done = 0;
 	while (done < n_frames) {
 		const uint32_t m = frames_in_step(e, n_frames - done);
@@ -1395,14 +1422,14 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
 			if (on_event)
 				detect_range(e, 0, m - 1, done, on_event, user);
-			write_span(e, out, done, idx, mm);
+			write_span(e, out, &list, done, idx, mm);
 			done += m;
 			e->idx += m;
 			e->stats.frames += m;
 			earn(e, m);
 			if (done == n_frames) {
 				if (last) /* the last frame's values, where asked */
-					write_span(e, last, 0, idx + mm - 1, 1);
+					write_span(e, last, &last_list, 0, idx + mm - 1, 1);
 				/* The last frame of the block, for control outputs:
 				 * evaluated only if someone asks (see last_lazy). */
 				e->last_u = e->u0 + (double)(int32_t)(e->idx - 1) * e->du;
