@@ -169,6 +169,8 @@ typedef struct {
 	bool route_scratch[MAX_SIGNALS];   /* CC reads this signal from scratch */
 	bool route_last[MAX_SIGNALS];      /* its last value comes from last_value */
 	bool route_copy;                   /* partial overlap: scratch and copy all */
+	bool route_any_scratch;            /* route_copy or some route_scratch */
+	bool route_events;                 /* the outputs need the events (events_routed) */
 	bool cc_live;                      /* CC encoder runs: midi_out connected, a cc on */
 	bool cc_dirty;                     /* the CC settings must be given again */
 	void *routed_for[MAX_SIGNALS + 2]; /* the buffers and block size routed for */
@@ -747,10 +749,11 @@ static bool notes_on(const Pendula *self)
 	       (self->control[P_NOTE_FLIP] >= 0.0f || self->control[P_NOTE_SWING] >= 0.0f);
 }
 
-/* Whether anything needs the events this block. */
-static bool events_wanted(const Pendula *self)
+/* Whether the outputs need the events (a flips or swings output, its
+ * control mirror or its CC): part of the routing (route_outputs). */
+static bool events_routed(const Pendula *self)
 {
-	bool on = notes_on(self);
+	bool on = false;
 	for (int s = 0; s < self->n_signals; ++s) {
 		const int ch = self->signal_ch[s];
 		if (ch != PENDULA_CH_FLIPS && ch != PENDULA_CH_SWINGS)
@@ -921,6 +924,8 @@ static void route_outputs(Pendula *self, uint32_t n_samples)
 	int spans = 0;
 	for (int s = 0; s < self->n_signals; ++s)
 		spans += self->route_copy || self->route_scratch[s];
+	self->route_any_scratch = spans > 0;
+	self->route_events = events_routed(self);
 	const uint32_t pool = MAX_SIGNALS * PENDULA_CHUNK;
 	self->scratch_frames =
 	    spans > 0 ? pool / (uint32_t)spans / PENDULA_CHUNK * PENDULA_CHUNK : pool;
@@ -1097,14 +1102,11 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	 * The engine's output does not depend on how its frames are split. */
 	const bool sync_on =
 	    self->control[P_PIVOT_X_SYNC] > 0.0f || self->control[P_PIVOT_Y_SYNC] > 0.0f;
-	bool any_scratch = self->route_copy;
-	for (int s = 0; s < self->n_signals; ++s)
-		any_scratch |= self->route_scratch[s];
-	const uint32_t span = any_scratch ? self->scratch_frames : UINT32_MAX;
+	const uint32_t span = self->route_any_scratch ? self->scratch_frames : UINT32_MAX;
 	/* notes: at most a chunk at a time (the chunk's event list is bounded);
 	 * the pulses need no list */
-	self->events_on = events_wanted(self);
 	self->notes_live = notes_on(self);
+	self->events_on = self->notes_live || self->route_events;
 	const bool notes = self->notes_live || self->n_sounding > 0 || self->notes_flush;
 
 	uint32_t pos = 0;
