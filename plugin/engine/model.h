@@ -258,12 +258,31 @@ static inline void pendula_effective_gravity(const pendula_system *sys, double p
 		*gy += sys->force.accel_y * cos(phase_y);
 }
 
-/* The same in 3-D: (-Gamma''x, -g - Gamma''y, -Gamma''z). */
+/* The same in 3-D: (-Gamma''x, -g - Gamma''y, -Gamma''z).  (The models'
+ * functions that get the x and y phases only pass phase_z = 0.) */
 static inline void pendula_effective_gravity3(const pendula_system *sys, double phase_x,
                                               double phase_y, double phase_z, double *g3)
 {
 	pendula_effective_gravity(sys, phase_x, phase_y, &g3[0], &g3[1]);
 	g3[2] = sys->force.accel_z > 0.0 ? sys->force.accel_z * sin(phase_z) : 0.0;
+}
+
+/* The same at a state's forcing phases. */
+static inline void pendula_effective_gravity_at(const pendula_system *sys, const pendula_state *s,
+                                                double *g3)
+{
+	pendula_effective_gravity3(sys, s->phase_x, s->phase_y, s->phase_z, g3);
+}
+
+/* The step a model's step_bound_at takes from the actual motion: the
+ * positive root h of A h^2 + W h = kappa (a rate W, extrapolated over the
+ * step with its rate of change A, turns by at most kappa), or h_energy,
+ * the step the energy bound allows, when that is not shorter (also when
+ * the root is NaN). */
+static inline double pendula_state_step(double W, double A, double kappa, double h_energy)
+{
+	const double h = 2.0 * kappa / (W + sqrt(W * W + 4.0 * A * kappa));
+	return h > h_energy ? h : h_energy;
 }
 
 /* Suzuki's fractal 4th-order composition (Phys. Lett. A 146, 1990): stages

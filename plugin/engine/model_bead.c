@@ -248,23 +248,13 @@ static void bead_initial(const pendula_system *sys, const pendula_params *p, int
 /* ------------------------------------------------------------------------ */
 /* Forces and the RATTLE parts                                              */
 
-static inline void effective_gravity_at(const pendula_system *sys, const pendula_state *s,
-                                        double *g3)
-{
-	g3[0] = 0.0;
-	g3[1] = -sys->g;
-	g3[2] = 0.0;
-	if (sys->force.forced)
-		pendula_effective_gravity3(sys, s->phase_x, s->phase_y, s->phase_z, g3);
-}
-
 static inline __attribute__((always_inline)) void
 rattle_force(const pendula_system *sys, const double *q, const pendula_state *s, double *f)
 {
 	(void)q;
 	const bead_model *bm = BM(sys);
 	double g3[3];
-	effective_gravity_at(sys, s, g3);
+	pendula_effective_gravity_at(sys, s, g3);
 	for (int i = 0; i < 3; ++i)
 		f[i] = bm->m * g3[i];
 	if (bm->surface == SURFACE_FLOOR)
@@ -407,22 +397,12 @@ static void all_forces(const pendula_system *sys, const double *v, const double 
 		f[2] = 0.0;
 }
 
-static void gravity_from_phases(const pendula_system *sys, double phase_x, double phase_y,
-                                double *g3)
-{
-	pendula_state s;
-	memset(&s, 0, sizeof(s));
-	s.phase_x = phase_x;
-	s.phase_y = phase_y;
-	effective_gravity_at(sys, &s, g3);
-}
-
 static void bead_accel(const pendula_system *sys, const double *q, const double *qdot,
                        double phase_x, double phase_y, double *accel)
 {
 	const bead_model *bm = BM(sys);
 	double g3[3], f[3], n[3];
-	gravity_from_phases(sys, phase_x, phase_y, g3);
+	pendula_effective_gravity3(sys, phase_x, phase_y, 0.0, g3);
 	all_forces(sys, qdot, g3, f);
 	const double mu = constraint_multiplier(bm, q, qdot, 0.0, f, n);
 	for (int i = 0; i < 3; ++i)
@@ -460,7 +440,7 @@ static double bead_power(const pendula_system *sys, const double *q, const doubl
                          double phase_x, double phase_y)
 {
 	double g3[3];
-	gravity_from_phases(sys, phase_x, phase_y, g3);
+	pendula_effective_gravity3(sys, phase_x, phase_y, 0.0, g3);
 	return power_at(sys, q, qdot, g3, 0.0);
 }
 
@@ -517,11 +497,9 @@ static double bead_step_bound_at(const pendula_system *sys, const pendula_state 
 	if (!(n2 > 0.0))
 		return h_energy;
 	const double kappa = bm->w_max / sqrt(n2), speed = sqrt(v2);
-	/* the positive root of kappa g h^2 + kappa |v| h = KAPPA_STATE */
-	const double a = kappa * bm->g_max, b = kappa * speed;
-	const double h_state = 2.0 * KAPPA_STATE / (b + sqrt(b * b + 4.0 * a * KAPPA_STATE));
-	if (!(h_state > h_energy)) /* also NaN */
-		return h_energy;
+	/* kappa g h^2 + kappa |v| h = KAPPA_STATE */
+	const double h_state =
+	    pendula_state_step(kappa * speed, kappa * bm->g_max, KAPPA_STATE, h_energy);
 	/* h_params at PENDULA_H_MAX is the engine's longest step, not a rate
 	 * of the settings: the engine only lengthens its step again for a
 	 * bound beyond it (with a margin), so that one does not cap h_state */
@@ -559,7 +537,7 @@ static void bead_measure(const pendula_system *sys, const pendula_state *s, doub
 	der[PENDULA_CH_Y] = qdot[1] * scale[1];
 	der[PENDULA_CH_Z] = qdot[2] * scale[2];
 	double g3[3];
-	effective_gravity_at(sys, s, g3);
+	pendula_effective_gravity_at(sys, s, g3);
 	val[PENDULA_CH_ENERGY] = pendula_energy_normalised(sys, bead_energy(sys, s->q, qdot));
 	der[PENDULA_CH_ENERGY] = power_at(sys, s->q, qdot, g3, s->t) / sys->energy_range;
 }

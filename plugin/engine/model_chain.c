@@ -708,12 +708,7 @@ static double chain_step_bound_at(const pendula_system *sys, const pendula_state
 	else
 		chain_accel(sys, s->q, qdot, s->phase_x, s->phase_y, acc);
 	const double W = two_largest(qdot, sys->n), A = two_largest(acc, sys->n);
-	/* the positive root of A h^2 + W h = kappa */
-	const double kappa = chain_kappa(sys);
-	const double h_state = 2.0 * kappa / (W + sqrt(W * W + 4.0 * A * kappa));
-	if (!(h_state > h_energy)) /* also NaN */
-		return h_energy;
-	return fmin(h_state, ch->h_params);
+	return fmin(pendula_state_step(W, A, chain_kappa(sys), h_energy), ch->h_params);
 }
 
 static void chain_canonical(const pendula_system *sys, pendula_state *s, double *shift)

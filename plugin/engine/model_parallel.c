@@ -505,11 +505,7 @@ double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_s
 		a_arm = fmax(a_arm, fabs(acc[k]));
 	}
 	const double W = fabs(qdot[0]) + w_arm, A = fabs(acc[0]) + a_arm;
-	/* the positive root of A h^2 + W h = kappa */
-	const double h_state = 2.0 * KAPPA_RATE / (W + sqrt(W * W + 4.0 * A * KAPPA_RATE));
-	if (!(h_state > h_energy)) /* also NaN */
-		return h_energy;
-	return fmin(h_state, cm->h_params);
+	return fmin(pendula_state_step(W, A, KAPPA_RATE, h_energy), cm->h_params);
 }
 
 void pendula_chaosman_canonical(const pendula_system *sys, pendula_state *s, double *shift)

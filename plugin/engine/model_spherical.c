@@ -256,15 +256,6 @@ static inline void damp_at(const spherical_model *sm, const double *v, double *f
 	}
 }
 
-static void effective_gravity_at(const pendula_system *sys, const pendula_state *s, double *g3)
-{
-	g3[0] = 0.0;
-	g3[1] = -sys->g;
-	g3[2] = 0.0;
-	if (sys->force.forced)
-		pendula_effective_gravity3(sys, s->phase_x, s->phase_y, s->phase_z, g3);
-}
-
 /* ------------------------------------------------------------------------ */
 /* RATTLE: the model's parts                                                */
 
@@ -274,7 +265,7 @@ static inline __attribute__((always_inline)) void rattle_force_n(const pendula_s
                                                                  const int n)
 {
 	double g3[3];
-	effective_gravity_at(sys, s, g3);
+	pendula_effective_gravity_at(sys, s, g3);
 	forces_at(SM(sys), q, g3, f, n);
 }
 
@@ -572,23 +563,11 @@ static void accel_with(const spherical_model *sm, const int n, const double *q, 
 		}
 }
 
-/* The effective gravity at forcing phases (x, y; z at 0), for the model
- * interface's functions that get the phases rather than a state. */
-static void effective_gravity_xy(const pendula_system *sys, double phase_x, double phase_y,
-                                 double *g3)
-{
-	pendula_state s;
-	memset(&s, 0, sizeof(s));
-	s.phase_x = phase_x;
-	s.phase_y = phase_y;
-	effective_gravity_at(sys, &s, g3);
-}
-
 static void spherical_accel(const pendula_system *sys, const double *q, const double *qdot,
                             double phase_x, double phase_y, double *accel)
 {
 	double g3[3];
-	effective_gravity_xy(sys, phase_x, phase_y, g3);
+	pendula_effective_gravity3(sys, phase_x, phase_y, 0.0, g3);
 	accel_with(SM(sys), sys->n, q, qdot, g3, accel);
 }
 
@@ -620,7 +599,7 @@ static double spherical_power(const pendula_system *sys, const double *q, const 
                               double phase_x, double phase_y)
 {
 	double g3[3];
-	effective_gravity_xy(sys, phase_x, phase_y, g3);
+	pendula_effective_gravity3(sys, phase_x, phase_y, 0.0, g3);
 	return power_with(sys, q, qdot, g3);
 }
 
@@ -658,7 +637,7 @@ static double spherical_step_bound_at(const pendula_system *sys, const pendula_s
 		return h_energy;
 	const int n = sys->n;
 	double g3[3], acc[3 * NL];
-	effective_gravity_at(sys, s, g3);
+	pendula_effective_gravity_at(sys, s, g3);
 	accel_with(sm, n, s->q, qdot, g3, acc);
 	double W = 0.0, A = 0.0;
 	for (int k = 0; k < n; ++k) {
@@ -671,11 +650,7 @@ static double spherical_step_bound_at(const pendula_system *sys, const pendula_s
 		W += sqrt(dot3(w, w)) * inv_l;
 		A += sqrt(dot3(a, a)) * inv_l;
 	}
-	const double kappa = PENDULA_KAPPA_SLOW;
-	const double h_state = 2.0 * kappa / (W + sqrt(W * W + 4.0 * A * kappa));
-	if (!(h_state > h_energy)) /* also NaN */
-		return h_energy;
-	return fmin(h_state, sm->h_params);
+	return fmin(pendula_state_step(W, A, PENDULA_KAPPA_SLOW, h_energy), sm->h_params);
 }
 
 static void spherical_canonical(const pendula_system *sys, pendula_state *s, double *shift)
@@ -714,7 +689,7 @@ static void spherical_measure(const pendula_system *sys, const pendula_state *s,
 		der[PENDULA_CH_Z + k] = w[2] * inv_l;
 	}
 	double g3[3];
-	effective_gravity_at(sys, s, g3);
+	pendula_effective_gravity_at(sys, s, g3);
 	val[PENDULA_CH_ENERGY] = pendula_energy_normalised(sys, spherical_energy(sys, s->q, qdot));
 	der[PENDULA_CH_ENERGY] = power_with(sys, s->q, qdot, g3) / sys->energy_range;
 }
