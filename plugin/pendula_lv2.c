@@ -102,19 +102,16 @@ typedef struct {
 	double sample_rate;
 	pendula_engine *engine;
 
-	/* Port buffers by global port id (NULL: not connected). */
+	/* Port buffers by global port id (NULL: not connected; a control
+	 * input not connected reads its control_default). */
 	void *port[PENDULA_N_PORT_IDS];
 	/* Port index -> global id, for this variant. */
 	int16_t id_of_index[PENDULA_N_PORT_IDS];
 	uint32_t n_ports;
-	/* Control inputs of this variant, global ids; where each is read from
-	 * (its port, or control_default while it is not connected), and each
-	 * id's place in control_in (-1: none). */
+	/* Control inputs of this variant, global ids, and their defaults. */
 	pendula_port_id control_in[PENDULA_N_PORT_IDS];
 	uint32_t n_control_in;
-	const float *control_src[PENDULA_N_PORT_IDS];
 	float control_default[PENDULA_N_PORT_IDS];
-	int16_t control_slot[PENDULA_N_PORT_IDS];
 	/* Smoothed controls (PF_SMOOTH) and the other settings (those with a
 	 * field in pendula_params), of this variant. */
 	pendula_port_id smoothed_in[PENDULA_N_PORT_IDS];
@@ -161,8 +158,9 @@ typedef struct {
 	 * when the CC encoder needs the values of an output that is
 	 * unconnected or shadowed; nowhere otherwise, except the value of
 	 * the block's last frame for a control output mirror (route_last:
-	 * the engine writes that one value to last_value).  The CC encoder reads the engine's
-	 * own values either way, so its messages do not depend on the wiring.
+	 * the engine writes that one value to last_value).  The CC encoder
+	 * reads the engine's own values either way, so its messages do not
+	 * depend on the wiring.
 	 * If outputs overlap partially (never seen in a host), every output goes
 	 * through scratch and is copied, chunk by chunk, in table order. */
 	float *route_host[MAX_SIGNALS];    /* direct target, or NULL */
@@ -213,9 +211,10 @@ typedef struct {
 	bool events_on;                                           /* followed this block */
 	uint32_t n_events;                                        /* of the current chunk */
 	pendula_event events[PENDULA_CHUNK * PENDULA_MAX_BODIES]; /* of the current chunk */
-	uint32_t pulse_left[2];                                   /* flips, swings: frames left */
-	float pulse_value[2];                                     /* their sign */
-	float pulse_last[2];    /* their value at the last frame of the span run */
+	/* flips, swings: frames of the pulse left after the span run (from
+	 * its end; 0: it ended with the span's last frame, -1: before it) */
+	int32_t pulse_left[2];
+	float pulse_value[2];   /* their sign */
 	uint64_t note_clock;    /* frames run since activate() */
 	uint64_t note_off[128]; /* frame of each sounding note's note-off, or 0 */
 	int n_sounding;         /* notes with a note-off pending */
@@ -266,7 +265,7 @@ static void read_controls(Pendula *self)
 	bool changed = false;
 	for (uint32_t i = 0; i < self->n_control_in; ++i) {
 		const pendula_port_id id = self->control_in[i];
-		const float v = *self->control_src[i];
+		const float v = *(const float *)self->port[id];
 		if (memcmp(&v, &self->control_raw[id], sizeof(v)) == 0)
 			continue;
 		self->control_raw[id] = v;
@@ -717,8 +716,7 @@ static void on_event(void *user, const pendula_event *ev)
 	/* the latest event's pulse is the one that goes on (all last as
 	 * long: it also ends last) */
 	self->pulse_value[kind] = value;
-	self->pulse_left[kind] = end > self->pulse_n ? end - self->pulse_n : 0;
-	self->pulse_last[kind] = end >= self->pulse_n ? value : 0.0f;
+	self->pulse_left[kind] = end >= self->pulse_n ? (int32_t)(end - self->pulse_n) : -1;
 	if (self->notes_live && self->n_events < sizeof(self->events) / sizeof(self->events[0]))
 		self->events[self->n_events++] = *ev;
 }
@@ -731,15 +729,15 @@ static void pulse_begin(Pendula *self, float *flips, float *swings, uint32_t n)
 	self->pulse_buf[1] = swings;
 	self->pulse_n = n;
 	for (int kind = 0; kind < 2; ++kind) {
-		const uint32_t lit = self->pulse_left[kind] < n ? self->pulse_left[kind] : n;
-		self->pulse_last[kind] = lit == n && n > 0 ? self->pulse_value[kind] : 0.0f;
+		const int32_t left = self->pulse_left[kind];
+		const uint32_t lit = left <= 0 ? 0 : (uint32_t)left < n ? (uint32_t)left : n;
 		float *buf = self->pulse_buf[kind];
 		if (buf) {
 			for (uint32_t f = 0; f < lit; ++f)
 				buf[f] = self->pulse_value[kind];
 			memset(buf + lit, 0, (n - lit) * sizeof(float));
 		}
-		self->pulse_left[kind] -= lit;
+		self->pulse_left[kind] = left >= (int32_t)n ? left - (int32_t)n : -1;
 	}
 }
 
@@ -1003,9 +1001,11 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 			self->signal_last[s] = self->chunk_signal[s][n - 1];
 		} else if (last && self->route_last[s]) {
 			const int ch = self->signal_ch[s];
-			self->signal_last[s] = ch == PENDULA_CH_FLIPS    ? self->pulse_last[0]
-			                       : ch == PENDULA_CH_SWINGS ? self->pulse_last[1]
-			                                                 : self->last_value[s];
+			const int kind = ch == PENDULA_CH_SWINGS;
+			self->signal_last[s] =
+			    ch != PENDULA_CH_FLIPS && ch != PENDULA_CH_SWINGS ? self->last_value[s]
+			    : self->pulse_left[kind] >= 0 ? self->pulse_value[kind]
+			                                  : 0.0f;
 		}
 	}
 	chunk_done(self, offset, n);
@@ -1153,8 +1153,6 @@ static void ports_from_table(Pendula *self)
 	self->n_ports = pendula_port_count(v);
 	for (uint32_t i = 0; i < self->n_ports; ++i)
 		self->id_of_index[i] = (int16_t)pendula_port_id_at(v, i);
-	for (int i = 0; i < PENDULA_N_PORT_IDS; ++i)
-		self->control_slot[i] = -1;
 	for (int i = 0; i < PENDULA_N_PORT_IDS; ++i) {
 		const pendula_port_id id = (pendula_port_id)i;
 		const pendula_port_info *info = &pendula_ports[id];
@@ -1170,8 +1168,7 @@ static void ports_from_table(Pendula *self)
 		}
 		if (info->kind == PK_CONTROL_IN) {
 			self->control_default[id] = pendula_port_default(v, id);
-			self->control_slot[id] = (int16_t)self->n_control_in;
-			self->control_src[self->n_control_in] = &self->control_default[id];
+			self->port[id] = &self->control_default[id]; /* until connected */
 			self->control_in[self->n_control_in++] = id;
 			if (info->flags & PF_SMOOTH)
 				self->smoothed_in[self->n_smoothed++] = id;
@@ -1282,11 +1279,10 @@ static void connect_port(LV2_Handle instance, uint32_t index, void *data)
 	Pendula *self = (Pendula *)instance;
 	if (index < self->n_ports && self->port[self->id_of_index[index]] != data) {
 		const int id = self->id_of_index[index];
-		self->port[id] = data;
-		const int slot = self->control_slot[id];
-		if (slot >= 0) /* a control input: read from here, or the default */
-			self->control_src[slot] =
-			    data ? (const float *)data : &self->control_default[id];
+		/* a control input not connected reads its default */
+		self->port[id] = data || pendula_ports[id].kind != PK_CONTROL_IN
+		                     ? data
+		                     : &self->control_default[id];
 		self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX; /* route again */
 	}
 }

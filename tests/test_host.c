@@ -1575,6 +1575,24 @@ static void test_null_outputs(void)
 	CHECK(opt.quick || lit > 0, "no block ends inside a pulse: the pulse mirrors go untested");
 	Host *h;
 
+	/* control inputs unconnected: each reads its default, so the outputs
+	 * are those of every control connected at its default */
+	Rec at_default = {0}, no_controls = {0};
+	h = host_new(cur_variant, cur_rate);
+	host_render(h, &at_default, 4096, NULL);
+	host_free(h);
+	h = host_new(cur_variant, cur_rate);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (h->has[id] && pendula_ports[id].kind == PK_CONTROL_IN)
+			lilv_instance_connect_port(
+			    h->inst, (uint32_t)pendula_port_index(cur_variant, (pendula_port_id)id),
+			    NULL);
+	host_render(h, &no_controls, 4096, NULL);
+	host_free(h);
+	CHECK(same_signals(&at_default, &no_controls, 0, 0, at_default.n,
+	                   "control inputs unconnected"),
+	      "outputs with the control inputs unconnected differ from the defaults");
+
 	/* atom ports unconnected too (connectionOptional) */
 	h = host_new_ex(cur_variant, cur_rate, true, true);
 	h->null_atoms = true;
@@ -1587,6 +1605,8 @@ static void test_null_outputs(void)
 	rec_free(&con);
 	rec_free(&nul);
 	rec_free(&shr);
+	rec_free(&at_default);
+	rec_free(&no_controls);
 	rec_free(&none);
 }
 

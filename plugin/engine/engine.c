@@ -1338,9 +1338,6 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
 	}
 }
 
-/* Frames [idx, idx + m) of the step into the non-NULL buffers of out (at
- * offset `done`).  m = 1 gives the value of one frame bit for bit as the
- * span would: a frame's value depends only on its index in the step. */
 /* The channels of an outputs struct that have a buffer, in the order they
  * are written: the velocity outputs, then the interpolated ones (outputs
  * may share a buffer: the last written wins). */
