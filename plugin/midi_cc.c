@@ -6,7 +6,11 @@
 
 #include <math.h>
 #include <stddef.h>
-#if defined(__SSE2__)
+/* The frame scan below has an SSE2 path (the compiler does not vectorise
+ * the portable one) and a portable one; PENDULA_CC_PORTABLE selects the
+ * portable one on SSE2 machines too, so that the tests run both. */
+#if defined(__SSE2__) && !defined(PENDULA_CC_PORTABLE)
+#define CC_SCAN_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -227,7 +231,7 @@ static uint32_t next_candidate(const pendula_cc_output *o, uint32_t min_interval
 	}
 	const float lo = o->keep_lo, hi = o->keep_hi;
 	/* eight frames at a time while all of them stay inside */
-#if defined(__SSE2__)
+#if defined(CC_SCAN_SSE2)
 	const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi);
 	for (; f + 8 <= n; f += 8) {
 		const __m128 a = _mm_loadu_ps(signal + f), b = _mm_loadu_ps(signal + f + 4);
