@@ -9,6 +9,10 @@
 # usage: lv2bench_ratio.sh LV2_PATH_DIR PLUGIN...
 #   (meson passes every audio plugin; FRAMES, BLOCK, ROUNDS from the
 #   environment, defaults 1048576, 512, 7)
+# A PLUGIN may be NAME:SYMBOL=VALUE[:SYMBOL=VALUE...]: lv2bench only runs a
+# plugin's defaults, so the plugin then runs from a copy of the bundle whose
+# pendula.ttl declares those defaults instead (same binary, same URI; e.g.
+# chain:n_links=6 for the six-rod chain).
 set -eu
 build=$(cd "${1:?usage: lv2bench_ratio.sh LV2_PATH_DIR PLUGIN...}" && pwd)
 shift
@@ -20,10 +24,46 @@ export LV2_PATH="$build:/usr/lib/lv2"
 base='https://pendula.invalid/plugins/pendula#'
 ref='http://plugin.org.uk/swh-plugins/sinCos'
 
-# Seconds lv2bench takes for plugin $1 (empty if it did not run).
+# Seconds lv2bench takes for plugin $1 (empty if it did not run), with
+# LV2_PATH $2 if given.
 time_of() {
-	lv2bench -b "$block" -n "$frames" "$1" 2>/dev/null | awk -v u="$1" '$2 == u { print $1 }'
+	LV2_PATH=${2:-$LV2_PATH} lv2bench -b "$block" -n "$frames" "$1" 2>/dev/null |
+		awk -v u="$1" '$2 == u { print $1 }'
 }
+
+# variant_bundle NAME SETTINGS DIR: a copy of the bundle in DIR/pendula.lv2
+# whose plugin NAME declares SETTINGS ("sym=value:sym=value") as defaults.
+variant_bundle() {
+	mkdir -p "$3"
+	cp -RL "$build/pendula.lv2" "$3/"
+	awk -v uri="<$base$1>" -v settings="$2" '
+		BEGIN { n = split(settings, kv, ":")
+			for (i = 1; i <= n; i++) { split(kv[i], p, "="); want[p[1]] = p[2]; found[p[1]] = 0 } }
+		/^<https?:/ { inside = ($1 == uri) }
+		inside && /lv2:symbol "/ { sym = $0; sub(/.*lv2:symbol "/, "", sym); sub(/".*/, "", sym) }
+		inside && /lv2:default / && (sym in want) {
+			sub(/lv2:default [^ ;]*/, "lv2:default " want[sym]); found[sym] = 1; sym = "" }
+		{ print }
+		END { for (s in found) if (!found[s]) { print "no control " s > "/dev/stderr"; exit 1 } }
+	' "$build/pendula.lv2/pendula.ttl" > "$3/pendula.lv2/pendula.ttl"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The LV2_PATH plugin argument $1 runs from (a variant's own bundle copy).
+path_of() {
+	case $1 in
+	*:*) echo "$tmp/$(echo "$1" | tr ':=' '__'):/usr/lib/lv2" ;;
+	*) echo "$LV2_PATH" ;;
+	esac
+}
+for p in "$@"; do
+	case $p in
+	*:*)
+		variant_bundle "${p%%:*}" "${p#*:}" "$tmp/$(echo "$p" | tr ':=' '__')" ||
+			{ echo "bench: cannot make the variant $p"; exit 2; } ;;
+	esac
+done
 
 if [ -z "$(time_of "$ref")" ]; then
 	echo "bench: $ref not found (apt-get install swh-lv2); no ratios"
@@ -35,7 +75,7 @@ times=$(
 	while [ $r -lt "$rounds" ]; do
 		line=$(time_of "$ref")
 		for p in "$@"; do
-			line="$line $(time_of "$base$p")"
+			line="$line $(time_of "$base${p%%:*}" "$(path_of "$p")")"
 		done
 		echo "$line"
 		r=$((r + 1))
