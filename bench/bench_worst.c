@@ -3,8 +3,9 @@
  * Worst-case cost of the engine per second of audio: adversarial settings
  * inside the declared ranges (stiff, forced at 1 kHz, light bodies spun up
  * by torques, every control at its minimum or maximum) at 44.1 to 384 kHz.
- * The engine's work cap is a number of steps per second of audio, so the
- * cost per second should not grow with the sample rate.
+ * The engine's work cap is a budget of work units (solver iterations priced
+ * per model) per second of audio, so the cost per second should not grow
+ * with the sample rate.
  *
  * Prints, per rate and case, the mean ns per frame over the second second
  * of audio (after the motion has had one second to become as stiff as it
@@ -99,7 +100,7 @@ int main(int argc, char **argv)
 		o.ch[c] = buf[c];
 	printf("# Pendula engine, worst case per second of audio: %zu adversarial settings in the\n"
 	       "# declared ranges, every channel written, blocks of %d frames; timed over the\n"
-	       "# second %s of audio.  Work cap: steps per second of audio.\n",
+	       "# second %s of audio.  Work cap: work units per second of audio.\n",
 	       N_CASES, BLOCK, quick ? "tenth of a second" : "second");
 	for (size_t r = 0; r < sizeof rates / sizeof rates[0]; ++r) {
 		const double rate = rates[r];

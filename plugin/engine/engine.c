@@ -29,18 +29,25 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
                "double-precision channels are consecutive");
 
 /* Hysteresis before a step is allowed to grow again. */
-#define GROW_MARGIN          1.5
-/* Work cap: at most MAX_STEPS_PER_SECOND step attempts per second of audio,
- * whatever the sample rate (4 per frame at 48 kHz, 0.5 at 384 kHz).  Each
- * frame earns its share of the budget; unused budget carries over to later
- * frames, up to BURST_STEPS steps beyond one frame's share.  A frame that
- * finds the budget spent reads the end of the current step: simulated time
- * slows down instead of the integrator losing accuracy or stability. */
-#define MAX_STEPS_PER_SECOND 192000
-#define BURST_STEPS          16
+#define GROW_MARGIN         1.5
+/* Work cap: at most MAX_WORK_PER_SECOND work units per second of audio,
+ * whatever the sample rate (1500 per frame at 48 kHz, 187.5 at 384 kHz).  A
+ * step attempt costs PENDULA_WORK_STEP plus its solver iterations times the
+ * model's price of one (pendula_system.work_iteration), so the cap bounds
+ * CPU time, not steps: a double-pendulum step at the defaults (14 iterations)
+ * costs about 350 units, about 4 such steps per frame at 48 kHz, and a
+ * six-link chain's steps cost up to 6 times as much.  Each frame earns its
+ * share of the budget; unused budget carries over to later frames, up to
+ * BURST_WORK beyond one frame's share.  A step is begun while the credit is
+ * positive and paid when its iterations are known (so the credit can dip
+ * below zero by one step).  A frame that finds the budget spent reads the
+ * end of the current step: simulated time slows down instead of the
+ * integrator losing accuracy or stability. */
+#define MAX_WORK_PER_SECOND 72000000
+#define BURST_WORK          6000
 /* A step level raised because a solve failed is kept for this many good
  * steps before it may relax by one level. */
-#define FLOOR_HOLD           256
+#define FLOOR_HOLD          256
 
 /* The registry: every model's interface, by id. */
 #define PENDULA_X_MODEL_DECL(id, slug, name, desc) \
@@ -259,10 +266,10 @@ struct pendula_engine {
 	 * depend on how blocks split the frames. */
 	double u0, du;
 	/* Work budget (integers, so that it does not depend on how blocks
-	 * split the frames): each frame earns credit_frame, each step attempt
-	 * costs credit_step, the credit holds at most credit_cap. */
-	int64_t credit, credit_frame, credit_step, credit_cap;
-	int max_steps; /* budget per frame, rounded up (for the statistics) */
+	 * split the frames): each frame earns MAX_WORK_PER_SECOND, each work
+	 * unit costs credit_unit (the sample rate), the credit holds at most
+	 * one frame's share and BURST_WORK units more. */
+	int64_t credit, credit_unit;
 	/* Lowest level allowed since a solve failed, and good steps since. */
 	int floor_level, floor_good;
 	uint32_t idx;               /* (here: no padding, the engine stays below 4 kB) */
@@ -617,6 +624,7 @@ static void next_step(pendula_engine *e)
 	const pendula_state st0 = e->st;
 	const pendula_predictor pred0 = e->pred;
 	int finite;
+	uint64_t call_work = 0;
 	for (;;) {
 		if (e->h != e->clock_h) {
 			e->clock_base = e->st.t;
@@ -624,10 +632,13 @@ static void next_step(pendula_engine *e)
 			e->clock_h = e->h;
 		}
 		e->pred.failed = 0;
-		e->credit -= e->credit_step;
 		if (feedback)
 			feedback_kick(e, mu, 0.5 * e->h);
-		e->stats.iterations += (uint64_t)e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
+		const int it = e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
+		e->stats.iterations += (uint64_t)it;
+		const int64_t work = PENDULA_WORK_STEP + (int64_t)it * e->sys.work_iteration;
+		e->credit -= work * e->credit_unit;
+		call_work += (uint64_t)work;
 		e->st.t = e->clock_base + (double)(++e->clock_steps) * e->h;
 		if (feedback)
 			feedback_kick(e, mu, 0.5 * e->h);
@@ -652,6 +663,9 @@ static void next_step(pendula_engine *e)
 		e->floor_good = 0;
 	}
 	e->stats.steps++;
+	e->stats.work += call_work;
+	if (call_work > e->stats.max_call_work)
+		e->stats.max_call_work = call_work;
 	if (e->floor_level > 0 && ++e->floor_good >= FLOOR_HOLD) {
 		e->floor_level--;
 		e->floor_good = 0;
@@ -783,14 +797,11 @@ pendula_engine *pendula_engine_new(double sample_rate, const pendula_params *p)
 	if (!e)
 		return NULL;
 	e->sample_rate = sample_rate > 0.0 && isfinite(sample_rate) ? sample_rate : 48000.0;
-	/* Budget in units of 1 / (steps per second x frames per second):
-	 * a frame earns MAX_STEPS_PER_SECOND, a step costs the sample rate. */
+	/* Budget in units of 1 / (work units per second x frames per second):
+	 * a frame earns MAX_WORK_PER_SECOND, a work unit costs the sample
+	 * rate. */
 	const double rate = fmin(fmax(floor(e->sample_rate + 0.5), 1.0), 1e9);
-	const double per_frame = ceil((double)MAX_STEPS_PER_SECOND / rate);
-	e->credit_frame = MAX_STEPS_PER_SECOND;
-	e->credit_step = (int64_t)rate;
-	e->credit_cap = (int64_t)(per_frame + BURST_STEPS) * e->credit_step;
-	e->max_steps = (int)per_frame;
+	e->credit_unit = (int64_t)rate;
 	e->pending = *p;
 	e->has_pending = 1;
 	pendula_system_init(&e->sys, p); /* so that the model is known */
@@ -914,9 +925,10 @@ static inline float angle_out_any(float v)
  * between steps, and min() commutes with the sum). */
 static inline void earn(pendula_engine *e, uint32_t m)
 {
-	const int64_t room = e->credit_cap - e->credit;
-	const int64_t gain = (int64_t)m * e->credit_frame;
-	e->credit = gain < room ? e->credit + gain : e->credit_cap;
+	const int64_t cap = MAX_WORK_PER_SECOND + (int64_t)BURST_WORK * e->credit_unit;
+	const int64_t room = cap - e->credit;
+	const int64_t gain = (int64_t)m * MAX_WORK_PER_SECOND;
+	e->credit = gain < room ? e->credit + gain : cap;
 }
 
 /* Called when the current frame position has reached the end of the step:
@@ -926,7 +938,7 @@ static void steps_for_frame(pendula_engine *e)
 	double u = frame_u(e);
 	int steps = 0;
 	while (u >= 1.0) {
-		if (e->credit < e->credit_step) {
+		if (e->credit <= 0) {
 			/* Work cap reached: simulated time slows down for this
 			 * frame rather than the integrator losing accuracy or
 			 * stability. */
@@ -1455,6 +1467,5 @@ void pendula_engine_stats(const pendula_engine *e, pendula_stats *st)
 {
 	*st = e->stats;
 	st->step_size = e->h;
-	st->max_steps_per_frame = e->max_steps;
-	st->max_steps_per_second = MAX_STEPS_PER_SECOND;
+	st->max_work_per_frame = (double)MAX_WORK_PER_SECOND / (double)e->credit_unit;
 }

@@ -95,6 +95,10 @@ typedef struct {
 
 typedef struct pendula_model_ops pendula_model_ops;
 
+/* Work units of a step attempt's bookkeeping (the engine's part; the work
+ * cap, engine.c). */
+#define PENDULA_WORK_STEP 128
+
 /* Bytes a model may keep as constants derived from its settings. */
 #define PENDULA_SYSTEM_BYTES 512
 
@@ -107,6 +111,11 @@ typedef struct {
 	/* Events of the 3-D models: the motion has no top to flip over (only
 	 * swings), e.g. the bead on its floor.  Set by the model's derive(). */
 	unsigned char events_no_top;
+	/* The work cap's price of one solver iteration (as the model's step()
+	 * counts them), in work units: a double-pendulum iteration is 16, the
+	 * bookkeeping of a step attempt PENDULA_WORK_STEP.  Set by the model's
+	 * derive() from its size (README.md, "Bounded work"). */
+	unsigned char work_iteration;
 	double g;                        /* gravity, m/s^2 */
 	double energy_min, energy_range; /* U_min, max(U_max - U_min, 1e-6 J) */
 	double tip_length;               /* tip_x, tip_y = tip / tip_length (0: no tip) */
@@ -301,11 +310,15 @@ const pendula_system *pendula_engine_system(const pendula_engine *e);
 /* Work counters since the last reset, for benchmarks and tests. */
 typedef struct {
 	uint64_t frames, steps, iterations, restarts, capped_frames;
-	uint64_t retries;         /* steps taken again at half the length (a solve failed) */
-	double lost_time;         /* simulated seconds the work cap dropped (time_ratio) */
-	double step_size;         /* current step, simulated seconds */
-	int max_steps_per_frame;  /* the work cap per frame at this sample rate, rounded up */
-	int max_steps_per_second; /* the work cap: step attempts per second of audio */
+	uint64_t retries;       /* steps taken again at half the length (a solve failed) */
+	uint64_t work;          /* work units spent (each attempt: PENDULA_WORK_STEP + its
+	                         * iterations x the model's work_iteration) */
+	uint64_t max_call_work; /* the most one step took, its retries included */
+	double lost_time;       /* simulated seconds the work cap dropped (time_ratio) */
+	double step_size;       /* current step, simulated seconds */
+	/* The work cap per frame at this sample rate, in work units
+	 * (engine.c: MAX_WORK_PER_SECOND / sample rate). */
+	double max_work_per_frame;
 } pendula_stats;
 void pendula_engine_stats(const pendula_engine *e, pendula_stats *st);
 
