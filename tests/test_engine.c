@@ -1215,6 +1215,58 @@ static void test_no_subnormals(void)
 	pendula_engine_free(e);
 }
 
+/* The work cap prices every model's iterations (a model that forgot to
+ * would step for free), dearer with more bodies; and at the cap each model
+ * spends the same budget per frame, so a model with dear steps takes fewer
+ * of them instead of more CPU time. */
+static void test_work_cap(void)
+{
+	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
+		int last = 0;
+		for (int n = 1; n <= PENDULA_MAX_BODIES; ++n) {
+			pendula_params p;
+			pendula_params_default(&p, (pendula_model)m);
+			p.n_bodies = n;
+			pendula_system sys;
+			pendula_system_init(&sys, &p);
+			CU_ASSERT(sys.work_iteration > 0);
+			CU_ASSERT(sys.work_iteration >= last);
+			last = sys.work_iteration;
+		}
+	}
+	double steps_per_frame[2];
+	for (int c = 0; c < 2; ++c) {
+		pendula_params p;
+		pendula_params_default(&p, c ? PENDULA_MODEL_CHAIN : PENDULA_MODEL_DOUBLE);
+		p.n_bodies = c ? 6 : 2;
+		p.time_scale = 100.0;
+		p.pivot_y_amp = 10.0;
+		p.pivot_y_freq = 1000.0;
+		pendula_engine *e = pendula_engine_new(48000.0, &p);
+		static float buf[256];
+		pendula_outputs o;
+		memset(&o, 0, sizeof(o));
+		o.ch[PENDULA_CH_ENERGY] = buf;
+		for (int b = 0; b < 375; ++b) /* 2 s */
+			pendula_engine_run(e, 256, &o);
+		pendula_stats st;
+		pendula_engine_stats(e, &st);
+		const double per_frame = (double)st.work / (double)st.frames;
+		steps_per_frame[c] = (double)st.steps / (double)st.frames;
+		printf("  %s at the cap: %.1f work units per frame (budget %.0f), %.2f steps per "
+		       "frame, %llu of %llu frames capped\n",
+		       c ? "chain, 6 links" : "double", per_frame, st.max_work_per_frame,
+		       steps_per_frame[c], (unsigned long long)st.capped_frames,
+		       (unsigned long long)st.frames);
+		CU_ASSERT(st.capped_frames > st.frames / 2);
+		CU_ASSERT(per_frame <=
+		          st.max_work_per_frame + (double)st.max_call_work / (double)st.frames);
+		CU_ASSERT(per_frame >= 0.95 * st.max_work_per_frame); /* the budget is used */
+		pendula_engine_free(e);
+	}
+	CU_ASSERT(steps_per_frame[1] < 0.5 * steps_per_frame[0]);
+}
+
 static void test_memory(void)
 {
 	printf("  engine state: %lu bytes\n", pendula_engine_size());
@@ -1244,6 +1296,7 @@ static CU_TestInfo engine_tests[] = {
     {"random settings inside the ranges", test_random_settings_in_range},
     {"non-finite state restarts", test_non_finite_restarts},
     {"no subnormals", test_no_subnormals},
+    {"work cap", test_work_cap},
     {"memory", test_memory},
     CU_TEST_INFO_NULL,
 };
