@@ -13,7 +13,10 @@
  * its initial state; a setting "hits the cap" if any frame was capped or if
  * the simulated time at the end differs from time_scale x audio time.
  *
+ * First, how the work cap's prices follow CPU time (print_prices).
+ *
  * Prints, never asserts:
+ *   bench work_price_MODEL n=N work_iteration=W ns_per_unit=X
  *   bench cap_MODEL_DIST settings=N capped=K fraction=F worst_ns_per_frame=X
  *         worst_steps_per_frame=S
  */
@@ -184,18 +187,29 @@ typedef struct {
 	pendula_params worst_params;
 } tally;
 
-static void run_one(const pendula_params *p, tally *t)
+#define FRAMES ((long)(SECONDS * SR) / BLOCK * BLOCK)
+
+/* A new engine with settings p, run for FRAMES frames (every channel
+ * written); ns: thread CPU ns per frame.  The caller frees it. */
+static pendula_engine *run_timed(const pendula_params *p, double *ns)
 {
 	static float buf[PENDULA_N_CHANNELS][BLOCK];
 	pendula_outputs o;
 	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch)
 		o.ch[ch] = buf[ch];
 	pendula_engine *e = pendula_engine_new(SR, p);
-	const long frames = (long)(SECONDS * SR) / BLOCK * BLOCK;
 	const double t0 = thread_now();
-	for (long done = 0; done < frames; done += BLOCK)
+	for (long done = 0; done < FRAMES; done += BLOCK)
 		pendula_engine_run(e, BLOCK, &o);
-	const double ns = (thread_now() - t0) * 1e9 / frames;
+	*ns = (thread_now() - t0) * 1e9 / (double)FRAMES;
+	return e;
+}
+
+static void run_one(const pendula_params *p, tally *t)
+{
+	double ns;
+	pendula_engine *e = run_timed(p, &ns);
+	const long frames = FRAMES;
 	pendula_stats st;
 	pendula_engine_stats(e, &st);
 	/* simulated time of the next frame against time_scale x audio time */
@@ -227,6 +241,51 @@ static void print_params(const char *what, const pendula_params *p)
 	       p->pivot_y_freq);
 }
 
+/* Thread CPU ns per frame and work units per frame of 0.5 s of audio. */
+static void cost_of(const pendula_params *p, double *ns, double *work)
+{
+	pendula_engine *e = run_timed(p, ns);
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	*work = (double)st.work / (double)FRAMES;
+	pendula_engine_free(e);
+}
+
+/* How well the work cap's prices (pendula_system.work_iteration) follow
+ * CPU time: each model and size at its defaults, time_scale 8 and 32; the
+ * extra CPU time over the extra work is the marginal ns per work unit, which
+ * should be about the same for every model and size. */
+static void print_prices(void)
+{
+	{ /* a run whose figures are dropped: the first one pays for cold caches */
+		pendula_params p;
+		pendula_params_default(&p, (pendula_model)0);
+		double ns, work;
+		cost_of(&p, &ns, &work);
+	}
+	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
+		int last_size = 0;
+		for (int n = 1; n <= PENDULA_MAX_BODIES; ++n) {
+			pendula_params p;
+			pendula_params_default(&p, (pendula_model)m);
+			p.n_bodies = n;
+			pendula_system sys;
+			pendula_system_init(&sys, &p);
+			if (sys.n == last_size)
+				continue; /* the model clamps n: a size already timed */
+			last_size = sys.n;
+			double ns[2], work[2];
+			for (int i = 0; i < 2; ++i) {
+				p.time_scale = i ? 32.0 : 8.0;
+				cost_of(&p, &ns[i], &work[i]);
+			}
+			printf("bench work_price_%s n=%d work_iteration=%d ns_per_unit=%.2f\n",
+			       pendula_model_infos[m].slug, sys.n, sys.work_iteration,
+			       (ns[1] - ns[0]) / (work[1] - work[0]));
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -248,6 +307,7 @@ int main(int argc, char **argv)
 	       "# A setting hits the cap if a frame was capped or simulated time != time_scale x "
 	       "audio time.\n",
 	       n, SECONDS, BLOCK);
+	print_prices();
 	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
 		for (int dist = 0; dist < 2; ++dist) {
 			rng_state = 0x5eed0000u + 17u * (unsigned)m + (unsigned)dist;

@@ -36,7 +36,7 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * model's price of one (pendula_system.work_iteration), so the cap bounds
  * CPU time, not steps: a double-pendulum step at the defaults (14 iterations)
  * costs about 350 units, about 4 such steps per frame at 48 kHz, and a
- * six-link chain's steps cost up to 6 times as much.  Each frame earns its
+ * six-link chain's steps about 3 times as much.  Each frame earns its
  * share of the budget; unused budget carries over to later frames, up to
  * BURST_WORK beyond one frame's share.  A step is begun while the credit is
  * positive and paid when its iterations are known (so the credit can dip

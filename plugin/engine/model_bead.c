@@ -90,7 +90,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	sys->dof = 3;
 	/* Work per iteration (a double-pendulum iteration = 16; measured on the
 	 * 2-core VM of README.md, "Bounded work"). */
-	sys->work_iteration = 19;
+	sys->work_iteration = 17;
 	bm->surface = p->surface == SURFACE_FLOOR ? SURFACE_FLOOR : SURFACE_ELLIPSOID;
 	sys->events_no_top = bm->surface == SURFACE_FLOOR; /* swings only, at x = 0 */
 	bm->m = pendula_positive(p->m[0], 1e-9);

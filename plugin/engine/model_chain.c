@@ -135,9 +135,12 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	sys->n = n;
 	sys->dof = n;
 	/* Work per iteration (a double-pendulum iteration = 16; measured on the
-	 * 2-core VM of README.md, "Bounded work"): 15 for one link, 105 for six
-	 * (the dense N x N solve and the N(N-1)/2 relative angles). */
-	sys->work_iteration = (unsigned char)(3 + 11 * n + n * n);
+	 * 2-core VM of README.md, "Bounded work"): 12 for one link, 87 for six
+	 * (the dense N x N solve and the N(N-1)/2 relative angles).  Fitted at
+	 * two iterations per solve, as the defaults take; a solve done in one
+	 * still pays its setup (fresh sines and cosines, the Newton matrix and
+	 * its LU), so such steps cost up to about 1.5 times their price. */
+	sys->work_iteration = (unsigned char)(3 + 8 * n + n * n);
 	int shape = p->shape;
 	shape = shape < PENDULA_SHAPE_BOBS     ? PENDULA_SHAPE_BOBS
 	        : shape > PENDULA_SHAPE_CUSTOM ? PENDULA_SHAPE_CUSTOM
