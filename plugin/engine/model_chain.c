@@ -45,16 +45,31 @@
 #define NMAX PENDULA_MAX_BODIES
 
 /* A solve takes at most MAX_ITERATIONS fixed-point iterations. */
-#define MAX_ITERATIONS 10
+#define MAX_ITERATIONS   10
 /* Fixed-point tolerance on the angle increment, rad. */
-#define ITERATION_TOL  1e-14
+#define ITERATION_TOL    1e-14
 /* Step size: rad per step of the fastest motion.  Measured (tests/test_chain.c,
  * the energy output's relative spread over 10^7 frames from a chaotic
- * start): 2.8e-7 for 3 rods, 6.6e-7 for 6 bobs with this, under the 1e-6
- * asked; 0.07 gives 4.6e-7 and 1.3e-6 (43 % fewer steps at the defaults),
- * 0.1 gives 2.0e-6 and 1.5e-6, so this is the longest step the budget
- * allows. */
-#define CHAIN_KAPPA    PENDULA_KAPPA_SLOW
+ * start): 2.8e-7 for 3 rods, 3.1e-7 for 6 bobs with this and CHAIN_KAPPA_LOAD,
+ * under the 1e-6 asked.  0.07 gives 4.6e-7 for 3 rods and saves only 5 % of
+ * the steps at the defaults (0.0213 -> 0.0202 steps per frame at 48 kHz);
+ * 0.1 runs the defaults at 1/512 s (half the steps) but spreads 3 rods by
+ * 1.6e-6 and the defaults by 2.1e-6. */
+#define CHAIN_KAPPA      PENDULA_KAPPA_SLOW
+/* Chains of three or more links also keep omega_load h <= CHAIN_KAPPA_LOAD,
+ * omega_load the bound on the fastest small oscillation of the chain as
+ * loaded at the state (chain_load_step).  The rate rule alone does not see
+ * a long chain's fast phases, where the outer links swing in the frame of a
+ * hinge that the links above accelerate far beyond g: six uniform rods from
+ * their default start spread by 1.8e-6 over 10^7 frames with it alone (the
+ * step's own error: a fixed 1/1024 s gives the same, a fixed 1/2048 s
+ * 1.4e-7).  Measured (same spread, 10^7 frames; steps per frame at 48 kHz
+ * without -> with): 6 rods 1.8e-6 -> 2.1e-7 (0.0220 -> 0.0240), 6 bobs of
+ * the test 6.8e-7 -> 3.1e-7 (0.0237 -> 0.0249); 3 rods and the defaults
+ * unchanged (the rule never binds there).  0.15 gives 3.9e-8 and 6.0e-8
+ * with 20 % more steps than 0.2; at 0.3 the rule hardly binds (6 bobs as
+ * without it over 3 * 10^6 frames). */
+#define CHAIN_KAPPA_LOAD 0.2
 
 typedef struct {
 	int shape;
@@ -64,6 +79,8 @@ typedef struct {
 	double j[NMAX];  /* I_Gk + m_k c_k^2 + M_k l_k^2 */
 	double lambda[NMAX], sigma[NMAX];
 	double inv_r_diag_max[NMAX]; /* max over th of diag(R^-1) = diag(R(0)^-1) */
+	double load[NMAX];           /* inv_r_diag_max[k] mu_k: omega^2 per m/s^2 at O_k */
+	double g_max;                /* largest effective gravity, m/s^2 */
 	double h_params;             /* largest step these settings allow, s */
 	double reach;                /* farthest point from the pivot, m */
 } pendula_chain;
@@ -218,9 +235,11 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	const double g_max = hypot(g + f->accel_y, f->accel_x);
 	double omega2 = 0.0, damp = 0.0;
 	for (int k = 0; k < n; ++k) {
-		omega2 += ch->inv_r_diag_max[k] * ch->mu[k] * g_max;
+		ch->load[k] = ch->inv_r_diag_max[k] * ch->mu[k];
+		omega2 += ch->load[k] * g_max;
 		damp += ch->inv_r_diag_max[k] * ch->lambda[k];
 	}
+	ch->g_max = g_max;
 	ch->h_params = pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp);
 }
 
@@ -697,6 +716,28 @@ static double two_largest(const double *x, int n)
 	return first + second;
 }
 
+/* The step that keeps omega_load h <= CHAIN_KAPPA_LOAD.  Link k swings about
+ * its hinge O_k in the frame of that hinge, where gravity is g_eff - a_k,
+ * a_k = sum_{j<k} l_j (thddot_j p'(th_j) - thdot_j^2 p(th_j)) the hinge's
+ * acceleration: its stiffness is at most mu_k (g_max + |a_k|), |a_k| <=
+ * sum_{j<k} l_j (thdot_j^2 + |thddot_j|).  (These are the terms
+ * a_jk cos(th_j - th_k) thdot_j^2 of the linearised equations.)  As for
+ * h_params, omega^2 <= trace(R^-1 K) <= sum_k (R^-1)_kk,max mu_k (g_max +
+ * |a_k|). */
+static double chain_load_step(const pendula_system *sys, const double *qdot, const double *qddot)
+{
+	const pendula_chain *ch = CH(sys);
+	double omega2 = 0.0, hinge = 0.0;
+	for (int k = 0; k < sys->n; ++k) {
+		omega2 += ch->load[k] * (ch->g_max + hinge);
+		hinge += ch->l[k] * (qdot[k] * qdot[k] + fabs(qddot[k]));
+	}
+	/* no load (g_max 0, at rest): no bound from here; infinite speeds give
+	 * 0 (the engine's smallest step); a NaN state is caught after the
+	 * step, as for every model */
+	return omega2 > 0.0 ? CHAIN_KAPPA_LOAD / sqrt(omega2) : PENDULA_H_MAX;
+}
+
 /* The step from the actual motion, as the Chaos Man kernel does: the
  * relative speed of two links extrapolated over the step with the current
  * accelerations turns by at most chain_kappa(), and the energy bound
@@ -715,7 +756,8 @@ static double chain_step_bound_at(const pendula_system *sys, const pendula_state
 	else
 		chain_accel(sys, s->q, qdot, s->phase_x, s->phase_y, acc);
 	const double W = two_largest(qdot, sys->n), A = two_largest(acc, sys->n);
-	return fmin(pendula_state_step(W, A, chain_kappa(sys), h_energy), ch->h_params);
+	const double h = fmin(pendula_state_step(W, A, chain_kappa(sys), h_energy), ch->h_params);
+	return sys->n <= 2 ? h : fmin(h, chain_load_step(sys, qdot, acc));
 }
 
 static void chain_canonical(const pendula_system *sys, pendula_state *s, double *shift)
