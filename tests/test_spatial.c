@@ -12,6 +12,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "pendula_engine.h"
+#include "test_common.h"
 #include "ports.h"
 
 #include <CUnit/Basic.h>
@@ -1002,8 +1003,7 @@ static void test_random_in_range(void)
 		pendula_stats st;
 		pendula_engine_stats(e, &st);
 		restarts += (int)st.restarts;
-		CU_ASSERT((double)st.work <=
-		          st.max_work_per_frame * (double)st.frames + (double)st.max_call_work);
+		CU_ASSERT(test_work_within_cap(&st));
 		pendula_engine_free(e);
 	}
 	printf("\n    200 random settings: %d non-finite samples, %d restarts", bad, restarts);

@@ -79,7 +79,6 @@ typedef struct {
 	double j[NMAX];  /* I_Gk + m_k c_k^2 + M_k l_k^2 */
 	double lambda[NMAX], sigma[NMAX];
 	double inv_r_diag_max[NMAX]; /* max over th of diag(R^-1) = diag(R(0)^-1) */
-	double load[NMAX];           /* inv_r_diag_max[k] mu_k: omega^2 per m/s^2 at O_k */
 	double g_max;                /* largest effective gravity, m/s^2 */
 	double h_params;             /* largest step these settings allow, s */
 	double reach;                /* farthest point from the pivot, m */
@@ -235,8 +234,7 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	const double g_max = hypot(g + f->accel_y, f->accel_x);
 	double omega2 = 0.0, damp = 0.0;
 	for (int k = 0; k < n; ++k) {
-		ch->load[k] = ch->inv_r_diag_max[k] * ch->mu[k];
-		omega2 += ch->load[k] * g_max;
+		omega2 += ch->inv_r_diag_max[k] * ch->mu[k] * g_max;
 		damp += ch->inv_r_diag_max[k] * ch->lambda[k];
 	}
 	ch->g_max = g_max;
@@ -729,7 +727,7 @@ static double chain_load_step(const pendula_system *sys, const double *qdot, con
 	const pendula_chain *ch = CH(sys);
 	double omega2 = 0.0, hinge = 0.0;
 	for (int k = 0; k < sys->n; ++k) {
-		omega2 += ch->load[k] * (ch->g_max + hinge);
+		omega2 += ch->inv_r_diag_max[k] * ch->mu[k] * (ch->g_max + hinge);
 		hinge += ch->l[k] * (qdot[k] * qdot[k] + fabs(qddot[k]));
 	}
 	/* no load (g_max 0, at rest): no bound from here; infinite speeds give
