@@ -92,10 +92,14 @@ for tool in xwd xwininfo convert jackd jack_lsp jalv jalv.gtk3 stdbuf flock; do
 done
 
 # -displayfd: Xvfb picks a free display and writes its number when ready.
+# -noreset: by default Xvfb resets itself whenever its last client leaves
+# (a host stopped, xwininfo done), and a client that connects during the
+# reset is refused: jalv.gtk3 then dies of "Cannot open display" (a
+# SIGSEGV in jalv 1.6.8), and our UI in jalv -s gets no display.
 : >"$tmp/display"
 screen_w=800
 screen_h=700
-Xvfb -displayfd 3 -screen 0 ${screen_w}x${screen_h}x24 -nolisten tcp 3>"$tmp/display" >"$tmp/xvfb.err" 2>&1 &
+Xvfb -displayfd 3 -noreset -screen 0 ${screen_w}x${screen_h}x24 -nolisten tcp 3>"$tmp/display" >"$tmp/xvfb.err" 2>&1 &
 pids="$pids $!"
 for i in $(seq 50); do
 	[ -s "$tmp/display" ] && break
@@ -224,13 +228,35 @@ interact() {
 	echo "$1: sliders $sliders at their maximum: the energy moves away from $e0"
 }
 
+# backtrace NAME PROGRAM: the stack of the crash, if the host left a core
+# (kernel.core_pattern "core", the default) and gdb is installed.
+backtrace() {
+	for core in "$tmp/$1.d"/core*; do
+		[ -f "$core" ] || continue
+		command -v gdb >/dev/null 2>&1 || {
+			echo "$1 left a core; no gdb to read it"
+			return 0
+		}
+		echo "--- $1: the stack of the crash ($core)"
+		gdb -q -batch -ex 'thread apply all bt 25' "$(command -v "$2")" "$core" 2>&1 |
+			grep -v '^\[New LWP\|^warning:' | head -n 150
+	done
+}
+
 # run_host NAME COMMAND...: start a host, check its UI, stop it.
 run_host() {
 	name=$1
 	shift
 	log=$tmp/$name.log
 	echo "--- $name: $*"
-	stdbuf -oL "$@" >"$log" 2>"$tmp/$name.err" </dev/null &
+	# (in a directory of its own, with core dumps on: a host that crashes
+	# leaves a core there, and its backtrace is printed)
+	mkdir -p "$tmp/$name.d"
+	(
+		cd "$tmp/$name.d" || exit 1
+		ulimit -c unlimited 2>/dev/null
+		exec stdbuf -oL "$@" >"$log" 2>"$tmp/$name.err" </dev/null
+	) &
 	host=$!
 	pids="$pids $host"
 
@@ -238,7 +264,9 @@ run_host() {
 	for i in $(seq 150); do
 		if ! kill -0 "$host" 2>/dev/null; then
 			wait "$host"
-			fail "$name exited early (status $?)"
+			status=$?
+			backtrace "$name" "$1"
+			fail "$name exited early (status $status)"
 		fi
 		if window_geometry; then
 			found=yes
