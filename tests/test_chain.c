@@ -6,7 +6,8 @@
  * kinetic energy from the positions of README.md (centre of mass G_i of link
  * i = sum_{j<i} l_j p(th_j) + c_i p(th_i), p(th) = (sin th, -cos th)) with
  * the Jacobian dG_i/dth_j written from that geometry, the potential from the
- * positions, the equations of motion by finite differences of R and U, the
+ * positions, the equations of motion by finite differences of R and U
+ * (tests/ref_lagrange.h, shared with test_engine), the
  * normal modes by a Jacobi eigen-solver, the vibration-held upright state by
  * Floquet multipliers of RK4 runs of the linearised equation, and the
  * closed forms of the 3-bob chain and the 2-rod chain.
@@ -119,21 +120,8 @@ static double ref_potential(const ref_chain *r, const double *th, double acc_x, 
 	return u;
 }
 
-static double ref_energy(const ref_chain *r, const double *th, const double *w)
-{
-	double R[NL][NL], t = 0.0;
-	ref_mass_matrix(r, th, R);
-	for (int i = 0; i < r->n; ++i)
-		for (int j = 0; j < r->n; ++j)
-			t += 0.5 * w[i] * R[i][j] * w[j];
-	return t + ref_potential(r, th, 0.0, 0.0);
-}
-
-static void pivot_accel(const ref_chain *r, double t, double *ax, double *ay)
-{
-	*ax = -r->dx * r->wx * r->wx * sin(r->wx * t);
-	*ay = -r->dy * r->wy * r->wy * cos(r->wy * t);
-}
+#define REF_MODEL ref_chain
+#include "ref_lagrange.h"
 
 /* Q_j = -sum_i m_i Gamma'' . dG_i/dth_j */
 static void ref_forcing_q(const ref_chain *r, const double *th, double t, double *q)
@@ -146,75 +134,6 @@ static void ref_forcing_q(const ref_chain *r, const double *th, double t, double
 		for (int i = 0; i < r->n; ++i)
 			q[j] -= r->m[i] * (ax * jx[i][j] + ay * jy[i][j]);
 	}
-}
-
-static double ref_power(const ref_chain *r, const double *th, const double *w, double t)
-{
-	double q[NL], pw = 0.0;
-	ref_forcing_q(r, th, t, q);
-	for (int k = 0; k < r->n; ++k)
-		pw += (r->sigma[k] - r->lambda[k] * w[k] + q[k]) * w[k];
-	return pw;
-}
-
-/* Lagrange's equations assembled with finite differences of R and U:
- *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
-static void ref_accel(const ref_chain *r, const double *th, const double *w, double t, double *acc)
-{
-	const int n = r->n;
-	const double e = 1e-6;
-	double R[NL][NL], dR[NL][NL][NL], rhs[NL], q[NL];
-	ref_mass_matrix(r, th, R);
-	for (int i = 0; i < n; ++i) {
-		double tp[NL], tm[NL], Rp[NL][NL], Rm[NL][NL];
-		memcpy(tp, th, sizeof(tp));
-		memcpy(tm, th, sizeof(tm));
-		tp[i] += e;
-		tm[i] -= e;
-		ref_mass_matrix(r, tp, Rp);
-		ref_mass_matrix(r, tm, Rm);
-		for (int a = 0; a < n; ++a)
-			for (int b = 0; b < n; ++b)
-				dR[i][a][b] = (Rp[a][b] - Rm[a][b]) / (2 * e);
-		rhs[i] = -(ref_potential(r, tp, 0, 0) - ref_potential(r, tm, 0, 0)) / (2 * e);
-	}
-	ref_forcing_q(r, th, t, q);
-	for (int i = 0; i < n; ++i) {
-		double half = 0.0, rdot = 0.0;
-		for (int a = 0; a < n; ++a)
-			for (int b = 0; b < n; ++b)
-				half += 0.5 * w[a] * dR[i][a][b] * w[b];
-		for (int j = 0; j < n; ++j)
-			for (int k = 0; k < n; ++k)
-				rdot += dR[k][i][j] * w[k] * w[j];
-		rhs[i] += half - rdot + r->sigma[i] - r->lambda[i] * w[i] + q[i];
-	}
-	solve(n, R, rhs, acc);
-}
-
-/* K = d^2 U / dth^2 by finite differences (gravity only). */
-static void ref_hessian(const ref_chain *r, const double *th, double K[NL][NL])
-{
-	const double e = 1e-4;
-	for (int i = 0; i < r->n; ++i)
-		for (int j = 0; j < r->n; ++j) {
-			double a[NL], b[NL], c[NL], d[NL];
-			memcpy(a, th, sizeof(a));
-			memcpy(b, th, sizeof(b));
-			memcpy(c, th, sizeof(c));
-			memcpy(d, th, sizeof(d));
-			a[i] += e;
-			a[j] += e;
-			b[i] += e;
-			b[j] -= e;
-			c[i] -= e;
-			c[j] += e;
-			d[i] -= e;
-			d[j] -= e;
-			K[i][j] = (ref_potential(r, a, 0, 0) - ref_potential(r, b, 0, 0) -
-			           ref_potential(r, c, 0, 0) + ref_potential(r, d, 0, 0)) /
-			          (4 * e * e);
-		}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -808,53 +727,13 @@ static void test_accelerations_independent(void)
 /* ------------------------------------------------------------------------ */
 /* Integrator properties                                                    */
 
-static void step_jacobian(const pendula_system *sys, const pendula_state *s0, double h,
-                          int (*step)(const pendula_system *, pendula_state *, double),
-                          double J[2 * NL][2 * NL])
-{
-	const int n = sys->n;
-	const double eps = 1e-6;
-	for (int j = 0; j < 2 * n; ++j) {
-		pendula_state sp = *s0, sm = *s0;
-		double *xp = j < n ? &sp.q[j] : &sp.p[j - n];
-		double *xm = j < n ? &sm.q[j] : &sm.p[j - n];
-		*xp += eps;
-		*xm -= eps;
-		step(sys, &sp, h);
-		step(sys, &sm, h);
-		for (int i = 0; i < 2 * n; ++i) {
-			const double yp = i < n ? sp.q[i] : sp.p[i - n];
-			const double ym = i < n ? sm.q[i] : sm.p[i - n];
-			J[i][j] = (yp - ym) / (2 * eps);
-		}
-	}
-}
-
-static double symplectic_defect(const pendula_system *sys, const pendula_state *s0, double h)
-{
-	const int n = sys->n;
-	double J[2 * NL][2 * NL], worst = 0.0;
-	step_jacobian(sys, s0, h, pendula_step, J);
-	for (int a = 0; a < 2 * n; ++a)
-		for (int b = 0; b < 2 * n; ++b) {
-			double s = 0.0;
-			for (int i = 0; i < n; ++i)
-				s += J[i][a] * J[n + i][b] - J[n + i][a] * J[i][b];
-			const double omega = (a < n && b == a + n)   ? 1.0
-			                     : (b < n && a == b + n) ? -1.0
-			                                             : 0.0;
-			worst = fmax(worst, fabs(s - omega));
-		}
-	return worst;
-}
-
 static void test_symplectic_reversible(void)
 {
 	pendula_params p = chain_params(5, PENDULA_SHAPE_RODS);
 	pendula_system sys;
 	pendula_system_init(&sys, &p);
 	pendula_state s0 = {{2.0, -1.0, 0.5, 3.0, -2.5}, {0.3, -0.2, 0.1, 0.05, -0.04}, 0, 0, 0, 0};
-	const double defect = symplectic_defect(&sys, &s0, 1e-3);
+	const double defect = symplectic_defect(&sys, &s0, 1e-3, pendula_step);
 	pendula_state s = s0;
 	for (int i = 0; i < 100; ++i)
 		pendula_step(&sys, &s, 1e-3);

@@ -106,22 +106,8 @@ static void ref_mass_matrix(const ref_model *r, const double *th, double R[NB][N
 	}
 }
 
-static double ref_energy(const ref_model *r, const double *th, const double *w)
-{
-	double R[NB][NB], t = 0.0;
-	ref_mass_matrix(r, th, R);
-	for (int i = 0; i < r->n; ++i)
-		for (int j = 0; j < r->n; ++j)
-			t += 0.5 * w[i] * R[i][j] * w[j];
-	return t + ref_potential(r, th, 0.0, 0.0);
-}
-
-static void pivot_accel(const ref_model *r, double t, double *ax, double *ay)
-{
-	/* Gamma = (dx sin wx t, dy cos wy t) */
-	*ax = -r->dx * r->wx * r->wx * sin(r->wx * t);
-	*ay = -r->dy * r->wy * r->wy * cos(r->wy * t);
-}
+#define REF_MODEL ref_model
+#include "ref_lagrange.h"
 
 /* Generalised force of the forcing: Q = -dV/dth, V = sum m (G''x x + G''y y),
  * with the Jacobian of the centres of mass taken analytically from the
@@ -142,77 +128,6 @@ static void ref_forcing_q(const ref_model *r, const double *th, double t, double
 		q[0] -= r->m[k] * r->b[k] * (ax * cos(a) + ay * sin(a));
 		q[k] -= r->m[k] * r->c[k] * (ax * cos(th[k]) + ay * sin(th[k]));
 	}
-}
-
-static double ref_power(const ref_model *r, const double *th, const double *w, double t)
-{
-	double q[NB], pw = 0.0;
-	ref_forcing_q(r, th, t, q);
-	for (int k = 0; k < r->n; ++k)
-		pw += (r->sigma[k] - r->lambda[k] * w[k] + q[k]) * w[k];
-	return pw;
-}
-
-/* Accelerations from the Lagrange equations of the note, assembled with
- * finite differences of R(theta) and U(theta):
- *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
-static void ref_accel(const ref_model *r, const double *th, const double *w, double t, double *acc)
-{
-	const int n = r->n;
-	const double e = 1e-6;
-	double R[NB][NB], dR[NB][NB][NB], rhs[NB], q[NB];
-	ref_mass_matrix(r, th, R);
-	for (int i = 0; i < n; ++i) {
-		double tp[NB], tm[NB], Rp[NB][NB], Rm[NB][NB];
-		memcpy(tp, th, sizeof(tp));
-		memcpy(tm, th, sizeof(tm));
-		tp[i] += e;
-		tm[i] -= e;
-		ref_mass_matrix(r, tp, Rp);
-		ref_mass_matrix(r, tm, Rm);
-		for (int a = 0; a < n; ++a)
-			for (int b = 0; b < n; ++b)
-				dR[i][a][b] = (Rp[a][b] - Rm[a][b]) / (2 * e);
-		const double up = ref_potential(r, tp, 0, 0), um = ref_potential(r, tm, 0, 0);
-		rhs[i] = -(up - um) / (2 * e);
-	}
-	ref_forcing_q(r, th, t, q);
-	for (int i = 0; i < n; ++i) {
-		double half = 0.0, rdot = 0.0;
-		for (int a = 0; a < n; ++a)
-			for (int b = 0; b < n; ++b)
-				half += 0.5 * w[a] * dR[i][a][b] * w[b];
-		for (int j = 0; j < n; ++j)
-			for (int k = 0; k < n; ++k)
-				rdot += dR[k][i][j] * w[k] * w[j];
-		rhs[i] += half - rdot + r->sigma[i] - r->lambda[i] * w[i] + q[i];
-	}
-	solve(n, R, rhs, acc);
-}
-
-/* K = d^2 U / dth^2 by central differences. */
-static void ref_hessian(const ref_model *r, const double *th, double K[NB][NB])
-{
-	const double e = 1e-4;
-	for (int i = 0; i < r->n; ++i)
-		for (int j = 0; j < r->n; ++j) {
-			double a[NB], b[NB], c[NB], d[NB];
-			memcpy(a, th, sizeof(a));
-			memcpy(b, th, sizeof(b));
-			memcpy(c, th, sizeof(c));
-			memcpy(d, th, sizeof(d));
-			a[i] += e;
-			a[j] += e;
-			b[i] += e;
-			b[j] -= e;
-			c[i] -= e;
-			c[j] += e;
-			d[i] -= e;
-			d[j] -= e;
-			K[i][j] = (ref_potential(r, a, 0, 0) - ref_potential(r, b, 0, 0) -
-			           ref_potential(r, c, 0, 0) + ref_potential(r, d, 0, 0)) /
-			          (4 * e * e);
-		}
 }
 
 /* Equilibrium (minimum of U) by Newton's method on the finite-difference
@@ -754,49 +669,6 @@ static void test_accelerations_independent(void)
 	       worst_a, worst_b);
 	CU_ASSERT(worst_a < 1e-12);
 	CU_ASSERT(worst_b < 1e-6); /* finite differences in the reference */
-}
-
-/* Jacobian of the step map (theta, p) -> (theta', p') by central differences. */
-static void step_jacobian(const pendula_system *sys, const pendula_state *s0, double h,
-                          int (*step)(const pendula_system *, pendula_state *, double),
-                          double J[2 * NB][2 * NB])
-{
-	const int n = sys->n;
-	const double eps = 1e-6;
-	for (int j = 0; j < 2 * n; ++j) {
-		pendula_state sp = *s0, sm = *s0;
-		double *xp = j < n ? &sp.q[j] : &sp.p[j - n];
-		double *xm = j < n ? &sm.q[j] : &sm.p[j - n];
-		*xp += eps;
-		*xm -= eps;
-		step(sys, &sp, h);
-		step(sys, &sm, h);
-		for (int i = 0; i < 2 * n; ++i) {
-			const double yp = i < n ? sp.q[i] : sp.p[i - n];
-			const double ym = i < n ? sm.q[i] : sm.p[i - n];
-			J[i][j] = (yp - ym) / (2 * eps);
-		}
-	}
-}
-
-static double symplectic_defect(const pendula_system *sys, const pendula_state *s0, double h,
-                                int (*step)(const pendula_system *, pendula_state *, double))
-{
-	const int n = sys->n;
-	double J[2 * NB][2 * NB], worst = 0.0;
-	step_jacobian(sys, s0, h, step, J);
-	/* J^T Omega J - Omega, Omega = [[0, I], [-I, 0]] */
-	for (int a = 0; a < 2 * n; ++a)
-		for (int b = 0; b < 2 * n; ++b) {
-			double s = 0.0;
-			for (int i = 0; i < n; ++i)
-				s += J[i][a] * J[n + i][b] - J[n + i][a] * J[i][b];
-			const double omega = (a < n && b == a + n)   ? 1.0
-			                     : (b < n && a == b + n) ? -1.0
-			                                             : 0.0;
-			worst = fmax(worst, fabs(s - omega));
-		}
-	return worst;
 }
 
 static void test_symplectic(void)
