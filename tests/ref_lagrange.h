@@ -169,3 +169,46 @@ static double symplectic_defect(const pendula_system *sys, const pendula_state *
 		}
 	return worst;
 }
+
+/* The energy budget along the engine's trajectory (settings p, 48 kHz,
+ * `seconds` long): dE/dt = sum (sigma - lambda w) w + w^T Q, so the
+ * reference energy's change must equal the reference power integrated over
+ * the frames.  *max_dev: the largest |change of E - work|; *scale: the
+ * largest |work| (J). */
+static void ref_energy_budget(const REF_MODEL *r, const pendula_params *p, double seconds,
+                              double *max_dev, double *scale)
+{
+	const double sr = 48000.0, dt = 1.0 / sr;
+	pendula_engine *e = pendula_engine_new(sr, p);
+	pendula_frame f;
+	pendula_engine_tick(e, &f);
+	const double e_start = ref_energy(r, f.theta, f.omega);
+	double work = 0.0, prev_power = ref_power(r, f.theta, f.omega, f.t), prev_t = f.t;
+	double power_2back = prev_power, p0 = prev_power, p1 = 0.0, first_slope = 0.0;
+	*max_dev = 0.0;
+	*scale = 0.0;
+	const long frames = (long)(seconds * sr);
+	for (long i = 1; i < frames; ++i) {
+		pendula_engine_tick(e, &f);
+		const double pw = ref_power(r, f.theta, f.omega, f.t);
+		work += 0.5 * (pw + prev_power) * (f.t - prev_t);
+		/* Euler-Maclaurin end correction of the trapezoid rule with
+		 * second-order one-sided slopes, so that power swinging at up to
+		 * 1 kHz is integrated to O(dt^4) */
+		if (i == 1)
+			p1 = pw;
+		if (i == 2)
+			first_slope = (-3.0 * p0 + 4.0 * p1 - pw) / (2.0 * dt);
+		const double slope =
+		    i >= 2 ? (3.0 * pw - 4.0 * prev_power + power_2back) / (2.0 * dt) : 0.0;
+		const double corrected =
+		    i >= 2 ? work - dt * dt / 12.0 * (slope - first_slope) : work;
+		power_2back = prev_power;
+		prev_power = pw;
+		prev_t = f.t;
+		const double change = ref_energy(r, f.theta, f.omega) - e_start;
+		*max_dev = fmax(*max_dev, fabs(change - corrected));
+		*scale = fmax(*scale, fabs(corrected));
+	}
+	pendula_engine_free(e);
+}
