@@ -151,3 +151,31 @@ static inline double crossings_freq(const crossings *c)
 {
 	return c->count > 1 ? (c->count - 1) / (c->last - c->first) : 0.0;
 }
+
+/* Monodromy matrix M (one period T = 2 pi / W) of Hill's equation
+ *   x'' + (a + b cos W t) x = 0
+ * by RK4 with n steps: the columns are (x, x') at T from (1, 0) and (0, 1).
+ * The Floquet multipliers are its eigenvalues (det M = 1); the motion is
+ * bounded when |trace M| < 2. */
+static inline void hill_monodromy(double a, double b, double W, int n, double M[2][2])
+{
+	const double h = 2.0 * 3.14159265358979323846 / W / n;
+	for (int col = 0; col < 2; ++col) {
+		double x = col == 0 ? 1.0 : 0.0, v = col == 1 ? 1.0 : 0.0, t = 0.0;
+#define HILL_ACC(tt, xx) (-(a + b * cos(W * (tt))) * (xx))
+		for (int i = 0; i < n; ++i) {
+			const double k1x = v, k1v = HILL_ACC(t, x);
+			const double k2x = v + 0.5 * h * k1v,
+			             k2v = HILL_ACC(t + 0.5 * h, x + 0.5 * h * k1x);
+			const double k3x = v + 0.5 * h * k2v,
+			             k3v = HILL_ACC(t + 0.5 * h, x + 0.5 * h * k2x);
+			const double k4x = v + h * k3v, k4v = HILL_ACC(t + h, x + h * k3x);
+			x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+			v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+			t += h;
+		}
+#undef HILL_ACC
+		M[0][col] = x;
+		M[1][col] = v;
+	}
+}

@@ -488,28 +488,9 @@ static void test_energy_budget(void)
  * circle, |trace of the monodromy| < 2 (RK4 over one period, 4000 steps). */
 static double mathieu_trace(double nu, double g, double dy, double W)
 {
-	const double T = 2 * PI / W;
-	const int n = 4000;
-	const double h = T / n;
+	/* q'' + (-nu g + nu Dy W^2 cos W t) q = 0 */
 	double M[2][2];
-	for (int col = 0; col < 2; ++col) {
-		double x = col == 0, v = col == 1, t = 0;
-#define ACC(tt, xx) (nu * (g - dy * W * W * cos(W * (tt))) * (xx))
-		for (int i = 0; i < n; ++i) {
-			const double k1x = v, k1v = ACC(t, x);
-			const double k2x = v + 0.5 * h * k1v,
-			             k2v = ACC(t + 0.5 * h, x + 0.5 * h * k1x);
-			const double k3x = v + 0.5 * h * k2v,
-			             k3v = ACC(t + 0.5 * h, x + 0.5 * h * k2x);
-			const double k4x = v + h * k3v, k4v = ACC(t + h, x + h * k3x);
-			x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
-			v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-			t += h;
-		}
-#undef ACC
-		M[0][col] = x;
-		M[1][col] = v;
-	}
+	hill_monodromy(-nu * g, nu * dy * W * W, W, 4000, M);
 	return M[0][0] + M[1][1];
 }
 

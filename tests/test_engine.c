@@ -454,32 +454,12 @@ static void test_kapitza(void)
  * period, by RK4 of the linear equation (independent of the engine). */
 static double mathieu_floquet(double w0, double eps, double W)
 {
-	const double T = 2 * PI / W;
-	const int n = 20000;
-	const double h = T / n;
 	double M[2][2];
-	for (int col = 0; col < 2; ++col) {
-		double x = col == 0 ? 1 : 0, v = col == 1 ? 1 : 0, t = 0;
-#define ACC(tt, xx) (-w0 * w0 * (1 - eps * cos(W * (tt))) * (xx))
-		for (int i = 0; i < n; ++i) {
-			const double k1x = v, k1v = ACC(t, x);
-			const double k2x = v + 0.5 * h * k1v,
-			             k2v = ACC(t + 0.5 * h, x + 0.5 * h * k1x);
-			const double k3x = v + 0.5 * h * k2v,
-			             k3v = ACC(t + 0.5 * h, x + 0.5 * h * k2x);
-			const double k4x = v + h * k3v, k4v = ACC(t + h, x + h * k3x);
-			x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
-			v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-			t += h;
-		}
-#undef ACC
-		M[0][col] = x;
-		M[1][col] = v;
-	}
+	hill_monodromy(w0 * w0, -w0 * w0 * eps, W, 20000, M);
 	const double tr = M[0][0] + M[1][1], det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
 	const double disc = tr * tr / 4 - det;
 	const double lam = fabs(tr) / 2 + (disc > 0 ? sqrt(disc) : 0);
-	return log(lam) / T;
+	return log(lam) / (2 * PI / W);
 }
 
 static void test_mathieu(void)
