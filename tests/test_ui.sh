@@ -72,6 +72,8 @@ trap 'exit 1' INT TERM HUP
 
 fail() {
 	echo "FAIL: $*"
+	# a host that crashed (early or at any later point) left a core
+	[ -n "${name:-}" ] && backtrace "$name" "$host_prog"
 	for f in "$tmp"/*.err; do
 		[ -s "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }
 	done
@@ -247,10 +249,11 @@ backtrace() {
 run_host() {
 	name=$1
 	shift
+	host_prog=$1
 	log=$tmp/$name.log
 	echo "--- $name: $*"
 	# (in a directory of its own, with core dumps on: a host that crashes
-	# leaves a core there, and its backtrace is printed)
+	# leaves a core there, and fail() prints its stack)
 	mkdir -p "$tmp/$name.d"
 	(
 		cd "$tmp/$name.d" || exit 1
@@ -264,9 +267,7 @@ run_host() {
 	for i in $(seq 150); do
 		if ! kill -0 "$host" 2>/dev/null; then
 			wait "$host"
-			status=$?
-			backtrace "$name" "$1"
-			fail "$name exited early (status $status)"
+			fail "$name exited early (status $?)"
 		fi
 		if window_geometry; then
 			found=yes
