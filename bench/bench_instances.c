@@ -4,8 +4,13 @@
  * after the other in one thread, as a host runs a session's plugins, at
  * 48 kHz in blocks of 256 frames, each with its own buffers and every port
  * connected (control inputs at their defaults, so the MIDI CC encoder runs,
- * an empty input sequence, a MIDI output).  The plugin is loaded through its
- * own descriptor (dlopen of the bundle's pendula.so), no lilv in between.
+ * an empty input sequence, a MIDI output).  Each signal output has a
+ * buffer of its own (a host that reuses scratch buffers between plugins
+ * would be kinder to the caches); the control ports, inputs and outputs,
+ * are one float array per instance indexed by port, as Ardour's
+ * LV2Plugin (_shadow_data, _control_data) and jalv (its Port array) hold
+ * them, so reading the controls costs what it costs in those hosts.  The plugin is loaded through
+ * its own descriptor (dlopen of the bundle's pendula.so), no lilv in between.
  *
  * N keeps up if the thread's CPU time for TRIAL seconds of audio, for all N
  * instances, is at most that audio time (one core, no headroom).  The
@@ -15,7 +20,20 @@
  * Thread CPU time, so other processes on the machine disturb it less than
  * wall time would (their cache traffic still does).  Prints, never asserts.
  *
+ * Two layouts of the signal outputs' buffers, one search each, same
+ * instances:
+ *   buffers=own     every instance writes buffers of its own (as Carla
+ *                   gives each plugin its own), so N instances stream
+ *                   N x 13 kB of output through the caches every block;
+ *   buffers=thread  all instances write one set of buffers (one per
+ *                   output port) that the thread reuses, as Ardour runs
+ *                   every route of a process thread in that thread's
+ *                   scratch buffers.
+ * Either way each output port of an instance has a buffer of its own, so
+ * the plugin writes all of them (none is shadowed by another).
+ *
  * usage: bench_instances BUNDLE_DIR [PLUGIN [TRIAL_SECONDS]]
+ *   (PLUGIN defaults to double, TRIAL_SECONDS, 0.05-60, to 1)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ports.h"
@@ -52,7 +70,8 @@ static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri)
 
 typedef struct {
 	LV2_Handle handle;
-	float *mem; /* controls, signals */
+	float *mem; /* signals: BLOCK floats per port */
+	float *ctl; /* controls: one float per port */
 	LV2_Atom_Sequence *in, *out;
 } instance;
 
@@ -74,19 +93,22 @@ static int instance_new(instance *in, const LV2_Feature *const *features)
 		return 0;
 	const uint32_t n_ports = pendula_port_count(variant);
 	in->mem = calloc((size_t)n_ports * BLOCK, sizeof(float));
+	in->ctl = calloc(n_ports, sizeof(float));
 	in->in = aligned_alloc(8, ATOM_SIZE);
 	in->out = aligned_alloc(8, ATOM_SIZE);
-	if (!in->mem || !in->in || !in->out)
+	if (!in->mem || !in->ctl || !in->in || !in->out)
 		return 0;
 	for (uint32_t i = 0; i < n_ports; ++i) {
 		const pendula_port_id id = (pendula_port_id)pendula_port_id_at(variant, i);
 		float *buf = in->mem + (size_t)i * BLOCK;
 		switch (pendula_ports[id].kind) {
 		case PK_CONTROL_IN:
-			buf[0] = pendula_port_default(variant, id);
-			desc->connect_port(in->handle, i, buf);
+			in->ctl[i] = pendula_port_default(variant, id);
+			desc->connect_port(in->handle, i, &in->ctl[i]);
 			break;
 		case PK_CONTROL_OUT:
+			desc->connect_port(in->handle, i, &in->ctl[i]);
+			break;
 		case PK_SIGNAL_OUT:
 			desc->connect_port(in->handle, i, buf);
 			break;
@@ -113,6 +135,16 @@ static void instance_run(instance *in)
 	desc->run(in->handle, BLOCK);
 }
 
+/* Connects the signal outputs of an instance to BLOCK-float slices of
+ * mem, indexed by port. */
+static void connect_signals(instance *in, float *mem)
+{
+	const uint32_t n_ports = pendula_port_count(variant);
+	for (uint32_t i = 0; i < n_ports; ++i)
+		if (pendula_ports[pendula_port_id_at(variant, i)].kind == PK_SIGNAL_OUT)
+			desc->connect_port(in->handle, i, mem + (size_t)i * BLOCK);
+}
+
 /* CPU seconds per second of audio for n instances. */
 static double load_of(instance *inst, int n, double trial)
 {
@@ -127,14 +159,64 @@ static double load_of(instance *inst, int n, double trial)
 	return (thread_now() - t0) / ((double)blocks * BLOCK / RATE);
 }
 
+/* The largest N of inst[0..made) (instantiating more as needed) that keeps
+ * up, with its load; prints the trials. */
+static int search(instance *inst, int *made, const LV2_Feature *const *features, double trial,
+                  float *thread_mem, double *good_load)
+{
+	/* grow: 1, 2, 4, ... until an N does not keep up */
+	int good = 0, bad = 0;
+	*good_load = 0.0;
+	for (int n = 1; n <= MAX_N; n *= 2) {
+		for (; *made < n; ++*made)
+			if (!instance_new(&inst[*made], features)) {
+				fprintf(stderr, "bench_instances: instantiate failed\n");
+				exit(1);
+			}
+		for (int i = 0; i < n; ++i)
+			connect_signals(&inst[i], thread_mem ? thread_mem : inst[i].mem);
+		const double load = load_of(inst, n, trial);
+		printf("#   %d instances: %.3f of a core\n", n, load);
+		if (load > 1.0) {
+			bad = n;
+			break;
+		}
+		good = n;
+		*good_load = load;
+	}
+	/* bisect between the last N that kept up and the first that did not */
+	while (bad && bad - good > (good >= 64 ? good / 64 : 1)) {
+		const int n = (good + bad) / 2;
+		const double load = load_of(inst, n, trial);
+		printf("#   %d instances: %.3f of a core\n", n, load);
+		if (load > 1.0) {
+			bad = n;
+		} else {
+			good = n;
+			*good_load = load;
+		}
+	}
+	return good;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
+	if (argc < 2 || argc > 4) {
 		fprintf(stderr, "usage: bench_instances BUNDLE_DIR [PLUGIN [TRIAL_SECONDS]]\n");
 		return 2;
 	}
 	const char *name = argc > 2 ? argv[2] : "double";
-	const double trial = argc > 3 ? atof(argv[3]) : 1.0;
+	double trial = 1.0;
+	if (argc > 3) {
+		char *end = NULL;
+		trial = strtod(argv[3], &end);
+		if (end == argv[3] || *end || !(trial >= 0.05 && trial <= 60.0)) {
+			fprintf(stderr,
+			        "bench_instances: TRIAL_SECONDS '%s' is not a number in 0.05-60\n",
+			        argv[3]);
+			return 2;
+		}
+	}
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/pendula.so", argv[1]);
 	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -149,7 +231,7 @@ int main(int argc, char **argv)
 		++v;
 	if (!fn || v == PENDULA_N_VARIANTS) {
 		fprintf(stderr, "bench_instances: no plugin %s\n", name);
-		return 1;
+		return 2;
 	}
 	variant = (pendula_variant)v;
 	for (uint32_t i = 0; (desc = fn(i)); ++i)
@@ -164,48 +246,33 @@ int main(int argc, char **argv)
 	urid_chunk = map_uri(NULL, LV2_ATOM__Chunk);
 
 	instance *inst = calloc(MAX_N, sizeof(instance));
+	float *thread_mem = calloc((size_t)pendula_port_count(variant) * BLOCK, sizeof(float));
+	if (!inst || !thread_mem)
+		return 1;
 	int made = 0;
-	/* grow: 1, 2, 4, ... until an N does not keep up */
-	int good = 0, bad = 0;
-	double good_load = 0.0;
-	for (int n = 1; n <= MAX_N; n *= 2) {
-		for (; made < n; ++made)
-			if (!instance_new(&inst[made], features)) {
-				fprintf(stderr, "bench_instances: instantiate failed\n");
-				return 1;
-			}
-		const double load = load_of(inst, n, trial);
-		printf("#   %d instances: %.3f of a core\n", n, load);
-		if (load > 1.0) {
-			bad = n;
-			break;
-		}
-		good = n;
-		good_load = load;
-	}
-	/* bisect between the last N that kept up and the first that did not */
-	while (bad && bad - good > (good >= 64 ? good / 64 : 1)) {
-		const int n = (good + bad) / 2;
-		const double load = load_of(inst, n, trial);
-		printf("#   %d instances: %.3f of a core\n", n, load);
-		if (load > 1.0) {
-			bad = n;
-		} else {
-			good = n;
-			good_load = load;
-		}
+	static const char *const layout[2] = {"own", "thread"};
+	int good[2];
+	double load[2];
+	for (int k = 0; k < 2; ++k) {
+		printf("# buffers=%s\n", layout[k]);
+		good[k] = search(inst, &made, features, trial, k ? thread_mem : NULL, &load[k]);
 	}
 	printf("# %s at %.0f Hz, blocks of %u, %.2g s of audio per trial, thread CPU time\n", name,
 	       RATE, BLOCK, trial);
-	printf("bench instances_%s max_realtime=%d load=%.3f ns_per_frame_per_instance=%.2f\n",
-	       name, good, good_load, good > 0 ? good_load * 1e9 / RATE / good : 0.0);
+	for (int k = 0; k < 2; ++k)
+		printf("bench instances_%s buffers=%s max_realtime=%d load=%.3f "
+		       "ns_per_frame_per_instance=%.2f\n",
+		       name, layout[k], good[k], load[k],
+		       good[k] > 0 ? load[k] * 1e9 / RATE / good[k] : 0.0);
 	for (int i = 0; i < made; ++i) {
 		desc->cleanup(inst[i].handle);
 		free(inst[i].mem);
+		free(inst[i].ctl);
 		free(inst[i].in);
 		free(inst[i].out);
 	}
 	free(inst);
+	free(thread_mem);
 	dlclose(lib);
 	return 0;
 }
