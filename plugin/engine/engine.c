@@ -1027,9 +1027,21 @@ static void frame_velocities(const pendula_engine *e, double u, pendula_frame *f
 	}
 }
 
+/* The output loops (write_velocity and those after pendula_engine_tick)
+ * run 8 frames per instruction where the CPU has AVX2, chosen at load time
+ * (an ifunc), 4 with the baseline SSE2: the same single-precision
+ * operations in the same order (AVX2 without FMA, and no contraction), so
+ * the output bits do not depend on the path. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define PENDULA_OUTPUT_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PENDULA_OUTPUT_CLONES
+#endif
+
 /* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */
-static void write_velocity(const pendula_engine *e, int k, float *restrict out, float u0, float du,
-                           int32_t idx, int32_t m)
+PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
+                                                 float *restrict out, float u0, float du,
+                                                 int32_t idx, int32_t m)
 {
 	float d[3];
 	if (velocity_quadratic(e, k, d)) {
@@ -1298,16 +1310,6 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 	if (frame_u(e) >= 1.0)
 		steps_for_frame(e);
 }
-
-/* The output loops below run 8 frames per instruction where the CPU has
- * AVX2, chosen at load time (an ifunc), 4 with the baseline SSE2: the same
- * single-precision operations in the same order (AVX2 without FMA, and no
- * contraction), so the output bits do not depend on the path. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
-#define PENDULA_OUTPUT_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define PENDULA_OUTPUT_CLONES
-#endif
 
 /* Frame indices within a step stay far below 2^31 (a step lasts at most
  * H_MAX / time_scale_min seconds of audio), so int32 arithmetic is exact.
