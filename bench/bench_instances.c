@@ -2,15 +2,15 @@
 /*
  * Instances per core: N instances of one plugin (default `double`) run one
  * after the other in one thread, as a host runs a session's plugins, at
- * 48 kHz in blocks of 256 frames, each with its own buffers and every port
- * connected (control inputs at their defaults, so the MIDI CC encoder runs,
- * an empty input sequence, a MIDI output).  Each signal output has a
- * buffer of its own (a host that reuses scratch buffers between plugins
- * would be kinder to the caches); the control ports, inputs and outputs,
- * are one float array per instance indexed by port, as Ardour's
- * LV2Plugin (_shadow_data, _control_data) and jalv (its Port array) hold
- * them, so reading the controls costs what it costs in those hosts.  The plugin is loaded through
- * its own descriptor (dlopen of the bundle's pendula.so), no lilv in between.
+ * 48 kHz in blocks of 256 frames, with every port connected (control
+ * inputs at their defaults, so the MIDI CC encoder runs, an empty input
+ * sequence, a MIDI output).  The control ports, inputs and outputs, are one
+ * float array per instance indexed by port, as Ardour's LV2Plugin
+ * (_shadow_data, _control_data) and jalv (its Port array) hold them, so
+ * reading the controls costs what it costs in those hosts; the signal
+ * outputs go to one of the two layouts below.  The plugin is loaded through
+ * its own descriptor (dlopen of the bundle's pendula.so), no lilv in
+ * between.
  *
  * N keeps up if the thread's CPU time for TRIAL seconds of audio, for all N
  * instances, is at most that audio time (one core, no headroom).  The
@@ -86,6 +86,16 @@ static double thread_now(void)
 	return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+/* Connects the signal outputs of an instance to BLOCK-float slices of
+ * mem, indexed by port. */
+static void connect_signals(instance *in, float *mem)
+{
+	const uint32_t n_ports = pendula_port_count(variant);
+	for (uint32_t i = 0; i < n_ports; ++i)
+		if (pendula_ports[pendula_port_id_at(variant, i)].kind == PK_SIGNAL_OUT)
+			desc->connect_port(in->handle, i, mem + (size_t)i * BLOCK);
+}
+
 static int instance_new(instance *in, const LV2_Feature *const *features)
 {
 	in->handle = desc->instantiate(desc, RATE, "", features);
@@ -100,7 +110,6 @@ static int instance_new(instance *in, const LV2_Feature *const *features)
 		return 0;
 	for (uint32_t i = 0; i < n_ports; ++i) {
 		const pendula_port_id id = (pendula_port_id)pendula_port_id_at(variant, i);
-		float *buf = in->mem + (size_t)i * BLOCK;
 		switch (pendula_ports[id].kind) {
 		case PK_CONTROL_IN:
 			in->ctl[i] = pendula_port_default(variant, id);
@@ -109,8 +118,7 @@ static int instance_new(instance *in, const LV2_Feature *const *features)
 		case PK_CONTROL_OUT:
 			desc->connect_port(in->handle, i, &in->ctl[i]);
 			break;
-		case PK_SIGNAL_OUT:
-			desc->connect_port(in->handle, i, buf);
+		case PK_SIGNAL_OUT: /* connect_signals() */
 			break;
 		case PK_ATOM_IN:
 			desc->connect_port(in->handle, i, in->in);
@@ -120,6 +128,7 @@ static int instance_new(instance *in, const LV2_Feature *const *features)
 			break;
 		}
 	}
+	connect_signals(in, in->mem);
 	desc->activate(in->handle);
 	return 1;
 }
@@ -133,16 +142,6 @@ static void instance_run(instance *in)
 	in->out->atom.type = urid_chunk;
 	in->out->atom.size = ATOM_SIZE - sizeof(LV2_Atom);
 	desc->run(in->handle, BLOCK);
-}
-
-/* Connects the signal outputs of an instance to BLOCK-float slices of
- * mem, indexed by port. */
-static void connect_signals(instance *in, float *mem)
-{
-	const uint32_t n_ports = pendula_port_count(variant);
-	for (uint32_t i = 0; i < n_ports; ++i)
-		if (pendula_ports[pendula_port_id_at(variant, i)].kind == PK_SIGNAL_OUT)
-			desc->connect_port(in->handle, i, mem + (size_t)i * BLOCK);
 }
 
 /* CPU seconds per second of audio for n instances. */
