@@ -21,7 +21,7 @@
 #include <string.h>
 
 /* Smallest step level: H_MAX 2^-J_MAX (about 1.8e-15 s). */
-#define J_MAX  40
+#define J_MAX  42
 /* Channels with a double-precision cubic (poly): PENDULA_CH_TIP_X on. */
 #define N_POLY (PENDULA_CH_TIP_Z + 1 - PENDULA_CH_TIP_X)
 _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
@@ -82,10 +82,10 @@ void pendula_forcing_init(pendula_forcing *f, const pendula_params *p)
 }
 
 double pendula_settings_step(const pendula_system *sys, double omega_nat, double kappa_nat,
-                             double damp)
+                             double damp, double h_max)
 {
 	const pendula_forcing *f = &sys->force;
-	double h = PENDULA_H_MAX;
+	double h = h_max < PENDULA_H_MAX ? h_max : PENDULA_H_MAX;
 	if (omega_nat * h > kappa_nat)
 		h = kappa_nat / omega_nat;
 	if (damp * h > PENDULA_KAPPA_DAMP)
@@ -123,6 +123,7 @@ void pendula_system_init(pendula_system *sys, const pendula_params *p)
 	memset(sys, 0, sizeof(*sys));
 	const int id = (int)p->model >= 0 && p->model < PENDULA_N_MODELS ? (int)p->model : 0;
 	sys->ops = model_ops[id];
+	sys->min_level = PENDULA_LEVEL_SUZUKI;
 	sys->g = pendula_positive(p->gravity, 0.0);
 	pendula_forcing_init(&sys->force, p);
 	sys->ops->derive(sys, p);
@@ -316,10 +317,13 @@ static int choose_level(const pendula_engine *e, double energy_norm, const doubl
 		++relaxed;
 		h *= 0.5;
 	}
-	if (need < e->floor_level)
-		need = e->floor_level;
-	if (relaxed < e->floor_level)
-		relaxed = e->floor_level;
+	/* never longer than the model's scheme allows, nor than a failed
+	 * solve left as the floor */
+	const int floor = e->floor_level > e->sys.min_level ? e->floor_level : e->sys.min_level;
+	if (need < floor)
+		need = floor;
+	if (relaxed < floor)
+		relaxed = floor;
 	if (need > e->level)
 		return need; /* shrink at once */
 	if (relaxed < e->level)

@@ -31,11 +31,12 @@
  *   -dU_eff/dth_k = mu_k (gx cos th_k + gy sin th_k),
  * with (gx, gy) the effective gravity of the frame moving with the pivot.
  *
- * Integrator: Suzuki's 4th-order composition of the implicit midpoint rule
- * in (theta, p), as the Chaos Man kernel does, with the damping implicit.
- * The midpoint equations are solved by a simplified Newton iteration: the
- * Jacobian of the residual at the first guess, factored once per solve (LU,
- * N <= 6), then corrections from the exact residual (midpoint_n).
+ * Integrator: Gauss-Legendre collocation with three stages (order 6,
+ * model.h) in (theta, p), as the Chaos Man kernel does, with each stage's
+ * own damping implicit.  The stage equations are solved by a simplified
+ * Newton iteration per stage: the Jacobian of the stage's block at the first
+ * guess, factored once per step (LU, N <= 6), then corrections from the
+ * exact residual (gauss_n).
  */
 #include "model.h"
 
@@ -55,7 +56,7 @@
  * the steps at the defaults (0.0213 -> 0.0202 steps per frame at 48 kHz);
  * 0.1 runs the defaults at 1/512 s (half the steps) but spreads 3 rods by
  * 1.6e-6 and the defaults by 2.1e-6. */
-#define CHAIN_KAPPA      PENDULA_KAPPA_SLOW
+#define CHAIN_KAPPA      PENDULA_KAPPA_RATE
 /* Chains of three or more links also keep omega_load h <= CHAIN_KAPPA_LOAD,
  * omega_load the bound on the fastest small oscillation of the chain as
  * loaded at the state (chain_load_step).  The rate rule alone does not see
@@ -69,7 +70,7 @@
  * unchanged (the rule never binds there).  0.15 gives 3.9e-8 and 6.0e-8
  * with 20 % more steps than 0.2; at 0.3 the rule hardly binds (6 bobs as
  * without it over 3 * 10^6 frames). */
-#define CHAIN_KAPPA_LOAD 0.2
+#define CHAIN_KAPPA_LOAD 0.4
 
 typedef struct {
 	int shape;
@@ -238,7 +239,9 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 		damp += ch->inv_r_diag_max[k] * ch->lambda[k];
 	}
 	ch->g_max = g_max;
-	ch->h_params = pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp);
+	sys->min_level = PENDULA_LEVEL_GAUSS;
+	ch->h_params =
+	    pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp, PENDULA_H_MAX_GAUSS);
 }
 
 static void chain_initial(const pendula_system *sys, const pendula_params *p, int from, double *q,
@@ -416,25 +419,14 @@ static double chain_power(const pendula_system *sys, const double *q, const doub
 /* The integrator                                                           */
 
 /*
- * One implicit midpoint step in (theta, p), solved for the midpoint
- * velocity w:
- *   th_m = th0 + h/2 w,
- *   (R(th_m) + h/2 Lambda) w = p0 + h/2 [dT/dth(th_m, w) - dU_eff/dth(th_m) + sigma],
- * then th1 = th0 + h w, p1 = p0 + h pdot(th_m, w).  The first guess
- * extrapolates the last three midpoint velocities plus the error the same
- * stage made in the step before (model.h); it is off by about 1e-7 of w.
- *
- * The iteration is a simplified Newton in residual form: the Jacobian of
- * the residual at the first guess (newton_matrix) is factored once per
- * solve, and each iteration corrects w by that factor applied to the exact
- * residual.  The first guess being off by ~1e-7 of w, the first correction
- * leaves ~1e-16, and the second only confirms: 2 iterations per solve
- * where the plain fixed-point iteration (contracting by ~3e-3) took 3 to
- * 4.  Between iterations th_m moves by h/2 times the correction, so sin and
- * cos follow by Taylor's formula to the third order instead of being
- * evaluated again.  (Stopping on the error estimated from the contraction,
- * as Hairer & Wanner do, saved an iteration of the fixed-point scheme but
- * then needed the forces again at the last w for p1: measured no faster.)
+ * The stage solves (gauss_n below) are a simplified Newton iteration in
+ * residual form: the Jacobian of each stage's residual at the first guess
+ * (newton_matrix) is factored once per step, and each iteration corrects
+ * the stage velocities by those factors applied to the exact residuals.
+ * The first guess extrapolates the previous step's stage velocities plus
+ * the error the same stage's guess made in the step before (model.h).
+ * Between iterations the stage angles move little, so sin and cos follow
+ * by Taylor's formula to the third order instead of being evaluated again.
  */
 /* Angle moves below this (rad) update sin, cos by Taylor's formula, whose
  * error eps^4/24 is then below 5e-18. */
@@ -486,7 +478,8 @@ forces(const pendula_chain *ch, const trig_cache *tc, double gx, double gy, cons
 
 /* The Jacobian of the midpoint residual
  *   F(w) = (R(th_m) + h/2 Lambda) w - p0 - h/2 f(th_m, w),  th_m = th0 + h/2 w,
- * at the first guess (hh = h/2, S_jk, C_jk = sin, cos (th_j - th_k),
+ * which is also the diagonal block of a Gauss-Legendre stage's residual
+ * with h/2 replaced by h a_ii, at the first guess (hh = h/2, S_jk, C_jk = sin, cos (th_j - th_k),
  * B, D the sums below):
  *   dF_j/dw_k = a_jk [C_jk + hh S_jk (w_j + w_k) - hh^2 C_jk w_j w_k]  (j != k),
  *   dF_k/dw_k = J_k + hh lambda_k - hh^2 (dG_k/dth_k - w_k D_k),
@@ -555,63 +548,107 @@ lu_apply(const double m[NMAX][NMAX], const double *inv_u, double *x, const int n
 	}
 }
 
-static inline __attribute__((always_inline)) int midpoint_n(const pendula_system *sys,
-                                                            pendula_state *s, double h,
-                                                            pendula_predictor *pr, const int n)
+/*
+ * One Gauss-Legendre step (model.h: three stages, order 6) in (theta, p),
+ * the chain's form of the Chaos Man kernel's (model_parallel.c):
+ *   th_i = th0 + h sum_j a_ij W_j,
+ *   (R(th_i) + h a_ii Lambda) W_i = p0 + h sum_j a_ij f_j - h sum_{j!=i} a_ij Lambda W_j,
+ *   th1 = th0 + h sum_i b_i W_i,  p1 = p0 + h sum_i b_i (f_i - Lambda W_i),
+ * f_i = dT/dth(th_i, W_i) - dU_eff/dth(th_i, t0 + c_i h) + sigma.  Each
+ * stage's residual is corrected by the factored Jacobian of its own block,
+ * which is the midpoint rule's (newton_matrix) with h/2 replaced by h a_ii,
+ * taken at the first guess; the coupling between the stages converges by
+ * the iteration.  Returns the stage evaluations (iterations x 3).
+ */
+static inline __attribute__((always_inline)) int
+gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr, const int n)
 {
+	enum { S = PENDULA_GAUSS_STAGES };
 	const pendula_chain *ch = CH(sys);
-	const double hh = 0.5 * h;
-	const double t_mid = s->t + hh;
-	double gx = 0.0, gy = -sys->g;
-	if (sys->force.forced)
-		pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * hh,
-		                          s->phase_y + sys->force.omega_y * hh, &gx, &gy);
-
-	double damp[NMAX], th_m[NMAX], w[NMAX], f[NMAX], r[NMAX];
-	for (int k = 0; k < n; ++k)
-		damp[k] = hh * ch->lambda[k];
-	double extrapolated[NMAX];
-	const int learn = pendula_predictor_guess(pr, t_mid, w, extrapolated, n);
-
-	trig_cache tc;
-	double a[NMAX][NMAX], lu[NMAX][NMAX], inv_u[NMAX];
-	for (int k = 0; k < n; ++k)
-		th_m[k] = s->q[k] + hh * w[k];
-	trig_fill(th_m, &tc, n);
-	newton_matrix(ch, &tc, w, damp, gx, gy, hh, lu, n);
-	if (!lu_factor(lu, inv_u, n)) {
-		/* far from the solution (a first guess off by a turn): the
-		 * positive-definite R + h/2 Lambda alone */
-		for (int k = 0; k < n; ++k) {
-			lu[k][k] = ch->j[k] + damp[k];
-			for (int j = 0; j < k; ++j)
-				lu[k][j] = lu[j][k] = coupling(ch, j, k) * tc.cd[j][k];
+	double gx[S], gy[S], damp[S][NMAX];
+	for (int i = 0; i < S; ++i) {
+		gx[i] = 0.0;
+		gy[i] = -sys->g;
+		if (sys->force.forced) {
+			const double ci = pendula_gauss_c[i] * h;
+			pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * ci,
+			                          s->phase_y + sys->force.omega_y * ci, &gx[i],
+			                          &gy[i]);
 		}
-		lu_factor(lu, inv_u, n);
+		for (int k = 0; k < n; ++k)
+			damp[i][k] = h * pendula_gauss_a[i][i] * ch->lambda[k];
 	}
+	double w[S][NMAX], extrapolated[S][NMAX];
+	int learn[S];
+	pendula_gauss_guess(pr, s->t, h, w, extrapolated, learn, n);
 
+	double th[S][NMAX], f[S][NMAX], a[S][NMAX][NMAX], lu[S][NMAX][NMAX], inv_u[S][NMAX];
+	trig_cache tc[S];
+	for (int i = 0; i < S; ++i) {
+		for (int k = 0; k < n; ++k) {
+			double sum = 0.0;
+			for (int j = 0; j < S; ++j)
+				sum += pendula_gauss_a[i][j] * w[j][k];
+			th[i][k] = s->q[k] + h * sum;
+		}
+		trig_fill(th[i], &tc[i], n);
+		newton_matrix(ch, &tc[i], w[i], damp[i], gx[i], gy[i], h * pendula_gauss_a[i][i],
+		              lu[i], n);
+		if (!lu_factor(lu[i], inv_u[i], n)) {
+			/* far from the solution: R + h a_ii Lambda alone */
+			for (int k = 0; k < n; ++k) {
+				lu[i][k][k] = ch->j[k] + damp[i][k];
+				for (int j = 0; j < k; ++j)
+					lu[i][k][j] = lu[i][j][k] =
+					    coupling(ch, j, k) * tc[i].cd[j][k];
+			}
+			lu_factor(lu[i], inv_u[i], n);
+		}
+	}
 	int it = 0;
 	double step_change = 0.0;
 	for (;;) {
 		if (++it > 1)
-			follow(s->q, w, hh, th_m, &tc, n);
-		forces(ch, &tc, gx, gy, w, damp, f, a, n);
-		/* residual p0 + h/2 f - (R + h/2 Lambda) w */
-		for (int k = 0; k < n; ++k) {
-			double rk = s->p[k] + hh * f[k] - a[k][k] * w[k];
-			for (int j = 0; j < k; ++j)
-				rk -= a[k][j] * w[j];
-			for (int j = k + 1; j < n; ++j)
-				rk -= a[j][k] * w[j];
-			r[k] = rk;
+			for (int i = 0; i < S; ++i) {
+				/* follow() moves th_m = q + hh w to the new stage angles:
+				 * give it the stage's velocity sum with hh = h */
+				double v[NMAX];
+				for (int k = 0; k < n; ++k) {
+					double sum = 0.0;
+					for (int j = 0; j < S; ++j)
+						sum += pendula_gauss_a[i][j] * w[j][k];
+					v[k] = sum;
+				}
+				follow(s->q, v, h, th[i], &tc[i], n);
+			}
+		for (int i = 0; i < S; ++i)
+			forces(ch, &tc[i], gx[i], gy[i], w[i], damp[i], f[i], a[i], n);
+		double r[S][NMAX];
+		for (int i = 0; i < S; ++i) {
+			/* residual p0 + h sum_j a_ij (f_j - [j != i] Lambda W_j)
+			 *          - (R(th_i) + h a_ii Lambda) W_i */
+			for (int k = 0; k < n; ++k) {
+				double sum = 0.0;
+				for (int j = 0; j < S; ++j) {
+					const double dw = j == i ? 0.0 : ch->lambda[k] * w[j][k];
+					sum += pendula_gauss_a[i][j] * (f[j][k] - dw);
+				}
+				double rk = s->p[k] + h * sum - a[i][k][k] * w[i][k];
+				for (int j = 0; j < k; ++j)
+					rk -= a[i][k][j] * w[i][j];
+				for (int j = k + 1; j < n; ++j)
+					rk -= a[i][j][k] * w[i][j];
+				r[i][k] = rk;
+			}
+			lu_apply(lu[i], inv_u[i], r[i], n);
 		}
-		lu_apply(lu, inv_u, r, n);
 		double change = 0.0;
-		for (int k = 0; k < n; ++k) {
-			const double d = fabs(r[k]);
-			change = d > change ? d : change;
-			w[k] += r[k];
-		}
+		for (int i = 0; i < S; ++i)
+			for (int k = 0; k < n; ++k) {
+				const double d = fabs(r[i][k]);
+				change = d > change ? d : change;
+				w[i][k] += r[i][k];
+			}
 		step_change = change * fabs(h);
 		if (!(step_change > ITERATION_TOL))
 			break; /* converged (or NaN: caught by the engine) */
@@ -621,14 +658,19 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
 	for (int k = 0; k < n; ++k) {
-		s->q[k] += h * w[k];
-		s->p[k] += h * (f[k] - ch->lambda[k] * w[k]);
+		double dq = 0.0, dp = 0.0;
+		for (int i = 0; i < S; ++i) {
+			dq += pendula_gauss_b[i] * w[i][k];
+			dp += pendula_gauss_b[i] * (f[i][k] - ch->lambda[k] * w[i][k]);
+		}
+		s->q[k] += h * dq;
+		s->p[k] += h * dp;
 	}
-	pendula_predictor_push(pr, w, extrapolated, learn, t_mid, n);
+	pendula_gauss_push(pr, s->t, h, w, extrapolated, learn, n);
 	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
 	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
 	s->t += h;
-	return it;
+	return it * S;
 }
 
 #define CHAIN_DISPATCH(call)    \
@@ -649,17 +691,16 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 
 static int chain_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr)
 {
-#define CALL(n) pendula_compose_suzuki(sys, s, h, pr, n, midpoint_n)
+#define CALL(n) gauss_n(sys, s, h, pr, n)
 	CHAIN_DISPATCH(CALL)
 #undef CALL
 }
 
+/* The Gauss-Legendre step is its own base scheme (no composition). */
 static int chain_step_base(const pendula_system *sys, pendula_state *s, double h,
                            pendula_predictor *pr)
 {
-#define CALL(n) midpoint_n(sys, s, h, pr, n)
-	CHAIN_DISPATCH(CALL)
-#undef CALL
+	return chain_step(sys, s, h, pr);
 }
 
 /* Radians of relative turn of two links per step.  Two links get the double
@@ -733,7 +774,7 @@ static double chain_load_step(const pendula_system *sys, const double *qdot, con
 	/* no load (g_max 0, at rest): no bound from here; infinite speeds give
 	 * 0 (the engine's smallest step); a NaN state is caught after the
 	 * step, as for every model */
-	return omega2 > 0.0 ? CHAIN_KAPPA_LOAD / sqrt(omega2) : PENDULA_H_MAX;
+	return omega2 > 0.0 ? CHAIN_KAPPA_LOAD / sqrt(omega2) : PENDULA_H_MAX_GAUSS;
 }
 
 /* The step from the actual motion, as the Chaos Man kernel does: the

@@ -10,12 +10,14 @@
  * the frame moving with the pivot, so pivot forcing keeps the system
  * Hamiltonian (time-dependent).
  *
- * Integrator: Suzuki's 4th-order composition (model.h) of the implicit
- * midpoint rule applied to the Hamiltonian equations in (theta, p).
- * Implicit midpoint is symplectic for any Hamiltonian, separable or not, and
- * symmetric; so is the composition.  The midpoint equations are solved by
- * fixed-point iteration in which the damping term is taken implicitly
- * (R + h/2 Lambda is still an arrowhead matrix, solved in O(N)).
+ * Integrator: Gauss-Legendre collocation with three stages (order 6,
+ * model.h) applied to the Hamiltonian equations in (theta, p).  It is
+ * symplectic for any Hamiltonian, separable or not, and symmetric.  The
+ * stage equations are solved by fixed-point iteration in which each stage's
+ * own damping term is taken implicitly (R + h a_ii Lambda is still an
+ * arrowhead matrix, solved in O(N)).  (Until 0.2 the kernel composed the
+ * implicit midpoint rule to 4th order after Suzuki: at the same accuracy it
+ * took about four times the steps; README.md, "Benchmarks".)
  */
 #include "chaosman.h"
 
@@ -28,11 +30,9 @@
 #define ITERATION_TOL  1e-14
 /* Small oscillations: at most KAPPA_NAT radians of the fastest normal mode
  * per step (an upper bound: trace of R^-1 K with the largest R^-1 over all
- * angles and the peak effective gravity of the forcing).  For a harmonic
- * oscillator the composed step (five implicit midpoint stages, each turning
- * by 2 atan(g_j w h / 2)) is then off by 5.8e-9 of the frequency.  (0.2
- * would give 1.5e-6 and fewer capped settings, but the fixed-point solve
- * then fails on some in-range stiff, damped settings.) */
+ * angles and the peak effective gravity of the forcing).  (Chosen for the
+ * earlier 4th-order composition; the Gauss-Legendre step is far more
+ * accurate at it, and the fixed-point solve converges in few iterations.) */
 #define KAPPA_NAT      0.05
 /* Large motions: at most PENDULA_KAPPA_RATE (model.h) radians per step of
  * body 1 plus the fastest arm (the angles the trigonometry sees turn at that
@@ -136,7 +136,9 @@ void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, doubl
 		omega2 += cm->inv_r_diag_max[k] * cm->lever[k] * g_max;
 		damp += cm->inv_r_diag_max[k] * cm->lambda[k];
 	}
-	cm->h_params = pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp);
+	sys->min_level = PENDULA_LEVEL_GAUSS;
+	cm->h_params =
+	    pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp, PENDULA_H_MAX_GAUSS);
 }
 
 void pendula_chaosman_initial(const pendula_system *sys, const pendula_params *p, int from,
@@ -208,7 +210,7 @@ static inline void trig_move(const pendula_chaosman *cm, const double *theta, co
 
 /* Solves M x = y for the arrowhead matrix M with diagonal (d0, 1/inv[k]) and
  * off-diagonal entries R1k = a_k C_k at the cached angles: M is R, or
- * R + h/2 Lambda inside the midpoint iteration.  O(n), one division. */
+ * R + h a_ii Lambda inside the Gauss-Legendre iteration.  O(n), one division. */
 static inline void arrow_solve(const pendula_chaosman *cm, const trig_cache *tc, double d0,
                                const double *inv, const double *y, double *x, const int n)
 {
@@ -342,74 +344,108 @@ double pendula_chaosman_power(const pendula_system *sys, const double *q, const 
 /* The integrator                                                           */
 
 /*
- * One implicit midpoint step in (theta, p):
- *   z1 = z0 + h f(z_m),  z_m = (z0 + z1) / 2,
- * solved for the midpoint velocity w_m by fixed-point iteration:
- *   th_m = th0 + h/2 w_m,
- *   (R(th_m) + h/2 Lambda) w_m = p0 + h/2 [dT/dth(th_m, w_m) - dU_eff/dth(th_m) + sigma]
- * (the damping is implicit, so a heavily damped joint does not slow the
- * iteration).  At the fixed point, p_m = R(th_m) w_m and z1 = 2 z_m - z0
- * exactly as the midpoint rule says.  The first guess extrapolates the last
- * three midpoint velocities (a parabola in time) and adds the error the
- * same stage made in the step before.
+ * One Gauss-Legendre step (model.h: three stages, order 6) in (theta, p):
+ *   th_i = th0 + h sum_j a_ij W_j,   P_i = p0 + h sum_j a_ij (F_j - Lambda W_j),
+ *   R(th_i) W_i = P_i,
+ *   th1 = th0 + h sum_i b_i W_i,     p1 = p0 + h sum_i b_i (F_i - Lambda W_i),
+ * F_i = dT/dth(th_i, W_i) - dU_eff/dth(th_i, t0 + c_i h) + sigma, solved for
+ * the stage velocities W_i by fixed-point iteration (all stages at once).
+ * The damping of a stage's own velocity is taken implicitly:
+ *   (R(th_i) + h a_ii Lambda) W_i = p0 + h sum_j a_ij F_j - h sum_{j!=i} a_ij Lambda W_j,
+ * an arrowhead system like R (O(n), one division), so that a heavily damped
+ * joint does not slow the iteration.  The first guess extrapolates the
+ * previous step's stage velocities (a parabola in time) and adds the error
+ * the same stage's guess made in the step before.  Returns the stage
+ * evaluations (iterations x 3): each costs about one midpoint iteration.
  */
-static inline __attribute__((always_inline)) int midpoint_n(const pendula_system *sys,
-                                                            pendula_state *s, double h,
-                                                            pendula_predictor *pr, const int n)
+static inline __attribute__((always_inline)) int
+gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr, const int n)
 {
+	enum { S = PENDULA_GAUSS_STAGES };
 	const pendula_chaosman *cm = CM(sys);
-	const double hh = 0.5 * h;
-	const double t_mid = s->t + hh;
-	double gx = 0.0, gy = -sys->g;
-	if (sys->force.forced)
-		pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * hh,
-		                          s->phase_y + sys->force.omega_y * hh, &gx, &gy);
+	double gx[S], gy[S];
+	for (int i = 0; i < S; ++i) {
+		gx[i] = 0.0;
+		gy[i] = -sys->g;
+		if (sys->force.forced) {
+			const double ch = pendula_gauss_c[i] * h;
+			pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * ch,
+			                          s->phase_y + sys->force.omega_y * ch, &gx[i],
+			                          &gy[i]);
+		}
+	}
+	/* Stages 1 and 3 share a_ii = 5/36, stage 2 has 2/9. */
+	double inv[S][PENDULA_MAX_BODIES], d0[S];
+	for (int i = 0; i < S; ++i) {
+		const double hd = h * pendula_gauss_a[i][i];
+		d0[i] = cm->r11 + hd * cm->lambda[0];
+		inverse_diag(cm, hd, inv[i], n);
+	}
+	double w[S][PENDULA_MAX_BODIES], extrapolated[S][PENDULA_MAX_BODIES];
+	int learn[S];
+	pendula_gauss_guess(pr, s->t, h, w, extrapolated, learn, n);
 
-	double inv[PENDULA_MAX_BODIES], th_m[PENDULA_MAX_BODIES], w[PENDULA_MAX_BODIES];
-	double f[PENDULA_MAX_BODIES] = {0},
-	       rhs[PENDULA_MAX_BODIES]; /* (f: GCC 12 sees a path that leaves it unset; there is
-	                                   none) */
-	const double d0 = cm->r11 + hh * cm->lambda[0];
-	inverse_diag(cm, hh, inv, n);
-	double extrapolated[PENDULA_MAX_BODIES];
-	const int learn = pendula_predictor_guess(pr, t_mid, w, extrapolated, n);
-
+	double th[S][PENDULA_MAX_BODIES], f[S][PENDULA_MAX_BODIES];
+	trig_cache tc[S];
+	for (int i = 0; i < S; ++i) {
+		for (int k = 0; k < n; ++k) {
+			double sum = 0.0;
+			for (int j = 0; j < S; ++j)
+				sum += pendula_gauss_a[i][j] * w[j][k];
+			th[i][k] = s->q[k] + h * sum;
+		}
+		trig_fill(cm, th[i], &tc[i], n);
+	}
 	int it = 0;
-	trig_cache tc;
 	double step_change = 0.0;
-	for (int k = 0; k < n; ++k)
-		th_m[k] = s->q[k] + hh * w[k];
-	trig_fill(cm, th_m, &tc, n);
 	while (it < MAX_ITERATIONS) {
 		++it;
 		if (it > 1) {
-			double d[PENDULA_MAX_BODIES];
-			for (int k = 0; k < n; ++k) {
-				const double th = s->q[k] + hh * w[k];
-				d[k] = th - th_m[k];
-				th_m[k] = th;
+			for (int i = 0; i < S; ++i) {
+				double d[PENDULA_MAX_BODIES];
+				for (int k = 0; k < n; ++k) {
+					double sum = 0.0;
+					for (int j = 0; j < S; ++j)
+						sum += pendula_gauss_a[i][j] * w[j][k];
+					const double t = s->q[k] + h * sum;
+					d[k] = t - th[i][k];
+					th[i][k] = t;
+				}
+				trig_move(cm, th[i], d, &tc[i], n);
 			}
-			trig_move(cm, th_m, d, &tc, n);
 		}
-		gravity_force(cm, &tc, gx, gy, f, n);
-		for (int k = 0; k < n; ++k)
-			f[k] += cm->sigma[k];
-		for (int k = 1; k < n; ++k) {
-			/* dT/dth_1 = -sum a_k S_k w1 wk, dT/dth_k = +a_k S_k w1 wk */
-			const double t = cm->a[k] * tc.sk[k] * w[0] * w[k];
-			f[0] -= t;
-			f[k] += t;
+		/* the stage forces at the current velocities (damping apart) */
+		for (int i = 0; i < S; ++i) {
+			gravity_force(cm, &tc[i], gx[i], gy[i], f[i], n);
+			for (int k = 0; k < n; ++k)
+				f[i][k] += cm->sigma[k];
+			for (int k = 1; k < n; ++k) {
+				/* dT/dth_1 = -sum a_k S_k w1 wk, dT/dth_k = +a_k S_k w1 wk */
+				const double t = cm->a[k] * tc[i].sk[k] * w[i][0] * w[i][k];
+				f[i][0] -= t;
+				f[i][k] += t;
+			}
 		}
-		for (int k = 0; k < n; ++k)
-			rhs[k] = s->p[k] + hh * f[k];
-		double w_new[PENDULA_MAX_BODIES];
-		arrow_solve(cm, &tc, d0, inv, rhs, w_new, n);
+		double w_new[S][PENDULA_MAX_BODIES];
+		for (int i = 0; i < S; ++i) {
+			double rhs[PENDULA_MAX_BODIES];
+			for (int k = 0; k < n; ++k) {
+				double sum = 0.0;
+				for (int j = 0; j < S; ++j) {
+					const double damp = j == i ? 0.0 : cm->lambda[k] * w[j][k];
+					sum += pendula_gauss_a[i][j] * (f[j][k] - damp);
+				}
+				rhs[k] = s->p[k] + h * sum;
+			}
+			arrow_solve(cm, &tc[i], d0[i], inv[i], rhs, w_new[i], n);
+		}
 		double change = 0.0;
-		for (int k = 0; k < n; ++k) {
-			const double d = fabs(w_new[k] - w[k]);
-			change = d > change ? d : change;
-			w[k] = w_new[k];
-		}
+		for (int i = 0; i < S; ++i)
+			for (int k = 0; k < n; ++k) {
+				const double d = fabs(w_new[i][k] - w[i][k]);
+				change = d > change ? d : change;
+				w[i][k] = w_new[i][k];
+			}
 		step_change = change * fabs(h);
 		if (!(step_change > ITERATION_TOL))
 			break; /* converged (or NaN: caught by the engine) */
@@ -417,14 +453,19 @@ static inline __attribute__((always_inline)) int midpoint_n(const pendula_system
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
 	for (int k = 0; k < n; ++k) {
-		s->q[k] += h * w[k];
-		s->p[k] += h * (f[k] - cm->lambda[k] * w[k]);
+		double dq = 0.0, dp = 0.0;
+		for (int i = 0; i < S; ++i) {
+			dq += pendula_gauss_b[i] * w[i][k];
+			dp += pendula_gauss_b[i] * (f[i][k] - cm->lambda[k] * w[i][k]);
+		}
+		s->q[k] += h * dq;
+		s->p[k] += h * dp;
 	}
-	pendula_predictor_push(pr, w, extrapolated, learn, t_mid, n);
+	pendula_gauss_push(pr, s->t, h, w, extrapolated, learn, n);
 	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
 	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
 	s->t += h;
-	return it;
+	return it * S;
 }
 
 int pendula_chaosman_step(const pendula_system *sys, pendula_state *s, double h,
@@ -432,29 +473,21 @@ int pendula_chaosman_step(const pendula_system *sys, pendula_state *s, double h,
 {
 	switch (sys->n) {
 	case 1:
-		return pendula_compose_suzuki(sys, s, h, pr, 1, midpoint_n);
+		return gauss_n(sys, s, h, pr, 1);
 	case 2:
-		return pendula_compose_suzuki(sys, s, h, pr, 2, midpoint_n);
+		return gauss_n(sys, s, h, pr, 2);
 	case 3:
-		return pendula_compose_suzuki(sys, s, h, pr, 3, midpoint_n);
+		return gauss_n(sys, s, h, pr, 3);
 	default:
-		return pendula_compose_suzuki(sys, s, h, pr, 4, midpoint_n);
+		return gauss_n(sys, s, h, pr, 4);
 	}
 }
 
+/* The Gauss-Legendre step is its own base scheme (no composition). */
 int pendula_chaosman_step_base(const pendula_system *sys, pendula_state *s, double h,
                                pendula_predictor *pr)
 {
-	switch (sys->n) {
-	case 1:
-		return midpoint_n(sys, s, h, pr, 1);
-	case 2:
-		return midpoint_n(sys, s, h, pr, 2);
-	case 3:
-		return midpoint_n(sys, s, h, pr, 3);
-	default:
-		return midpoint_n(sys, s, h, pr, 4);
-	}
+	return pendula_chaosman_step(sys, s, h, pr);
 }
 
 double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm)

@@ -106,8 +106,12 @@ typedef struct pendula_model_ops pendula_model_ops;
  * model's own part (opaque here, see the model's file). */
 typedef struct {
 	const pendula_model_ops *ops;
-	int n;     /* bodies with an angle */
-	short dof; /* coordinates of the state */
+	int n;           /* bodies with an angle */
+	signed char dof; /* coordinates of the state */
+	/* The longest step of the model's scheme is the engine's longest
+	 * (PENDULA_H_MAX) times 2^-min_level: 2 (PENDULA_H_MAX_SUZUKI) unless
+	 * the model's derive() sets it (model.h). */
+	unsigned char min_level;
 	/* Events of the 3-D models: the motion has no top to flip over (only
 	 * swings), e.g. the bead on its floor.  Set by the model's derive(). */
 	unsigned char events_no_top;
