@@ -830,7 +830,9 @@ static void test_bodies_added(void)
 		pendula_engine_tick(e, &f);
 	p.n_bodies = 4;
 	pendula_engine_set_params(e, &p);
-	for (int i = 0; i < 200; ++i) /* the new step begins within a step */
+	/* the new settings take effect with the next step, within the longest
+	 * step (1/128 s, 375 frames at 48 kHz) */
+	for (int i = 0; i < 400; ++i)
 		pendula_engine_tick(e, &g);
 	/* bodies 1, 2 carried on (close to where they were), 3 and 4 started
 	 * near their initial angles at rest */

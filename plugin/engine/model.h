@@ -60,12 +60,11 @@ enum {
  * (order 6) take up to 2^-7 s, the models on Suzuki's composition (order
  * 4, a larger error constant) up to 2^-9 s. */
 #define PENDULA_H_MAX        (1.0 / 128.0)
-#define PENDULA_H_MAX_GAUSS  (1.0 / 128.0)
-#define PENDULA_H_MAX_SUZUKI (1.0 / 512.0)
 #define PENDULA_LEVEL_GAUSS  0 /* pendula_system.min_level of each scheme */
 #define PENDULA_LEVEL_SUZUKI 2
-_Static_assert(PENDULA_H_MAX_SUZUKI == PENDULA_H_MAX / 4 && PENDULA_H_MAX_GAUSS == PENDULA_H_MAX,
-               "the levels match the schemes' longest steps");
+/* (the levels' steps, so the two always agree) */
+#define PENDULA_H_MAX_GAUSS  (PENDULA_H_MAX / (double)(1 << PENDULA_LEVEL_GAUSS))
+#define PENDULA_H_MAX_SUZUKI (PENDULA_H_MAX / (double)(1 << PENDULA_LEVEL_SUZUKI))
 
 /* The predictor of the implicit solves of the angle models (one unknown per
  * body): the last three solutions (the midpoint velocities) with their times, extrapolated to the

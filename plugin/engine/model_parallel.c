@@ -30,10 +30,13 @@
 #define ITERATION_TOL  1e-14
 /* Small oscillations: at most KAPPA_NAT radians of the fastest normal mode
  * per step (an upper bound: trace of R^-1 K with the largest R^-1 over all
- * angles and the peak effective gravity of the forcing).  (Chosen for the
- * earlier 4th-order composition; the Gauss-Legendre step is far more
- * accurate at it, and the fixed-point solve converges in few iterations.) */
-#define KAPPA_NAT      0.05
+ * angles and the peak effective gravity of the forcing).  The earlier
+ * composition needed 0.05 (its stages, 0.41 h and -0.66 h, contract the
+ * fixed-point iteration by about a third of omega h; stiff damped settings
+ * failed at 0.2); the Gauss-Legendre stages contract it by about a fifth of
+ * omega h (the spectral radius of a_ij), so 0.1 iterates as fast as the
+ * composition did at 0.05 and halves the steps of stiff settings. */
+#define KAPPA_NAT      0.1
 /* Large motions: at most PENDULA_KAPPA_RATE (model.h) radians per step of
  * body 1 plus the fastest arm (the angles the trigonometry sees turn at that
  * rate). */
