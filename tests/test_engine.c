@@ -1091,7 +1091,11 @@ static void test_work_cap(void)
 static void test_memory(void)
 {
 	printf("  engine state: %lu bytes\n", pendula_engine_size());
-	CU_ASSERT(pendula_engine_size() < 4096);
+	/* Cache residency of many instances (bench_instances): 4088 bytes
+	 * until the angles' septic interpolant (its jerks and two more
+	 * coefficients per angle, 144 bytes) let the steps of the angle
+	 * models double; instances per core went up with it. */
+	CU_ASSERT(pendula_engine_size() <= 4096 + 256);
 }
 
 static CU_TestInfo engine_tests[] = {

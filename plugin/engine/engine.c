@@ -21,9 +21,12 @@
 #include <string.h>
 
 /* Smallest step level: H_MAX 2^-J_MAX (about 1.8e-15 s). */
-#define J_MAX  42
+#define J_MAX        42
+/* Coefficients of an angle's interpolant in u (qpoly): a septic Hermite,
+ * from value, velocity, acceleration and jerk at both ends. */
+#define QPOLY_COEFFS 8
 /* Channels with a double-precision cubic (poly): PENDULA_CH_TIP_X on. */
-#define N_POLY (PENDULA_CH_TIP_Z + 1 - PENDULA_CH_TIP_X)
+#define N_POLY       (PENDULA_CH_TIP_Z + 1 - PENDULA_CH_TIP_X)
 _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
                    PENDULA_CH_ENERGY == PENDULA_CH_TIP_X + 2,
                "double-precision channels are consecutive");
@@ -239,7 +242,7 @@ struct pendula_engine {
 	 * has_pending was set (sys holds what is in force). */
 	pendula_params pending;
 	/* (the small fields sit together, flags in bytes: the engine stays
-	 * below 4 kB) */
+	 * about 4 kB) */
 	int level; /* h = H_MAX 2^-level */
 	unsigned char has_pending, restarting, last_lazy;
 	unsigned char phase_request[2];
@@ -273,7 +276,7 @@ struct pendula_engine {
 	int64_t credit, credit_unit;
 	/* Lowest level allowed since a solve failed, and good steps since. */
 	int floor_level, floor_good;
-	uint32_t idx;               /* (here: no padding, the engine stays below 4 kB) */
+	uint32_t idx;               /* (here: no padding, the engine stays about 4 kB) */
 	double clock_base, clock_h; /* st.t = clock_base + clock_steps * clock_h */
 	uint64_t clock_steps;
 	double step_phase_x, step_phase_y, step_phase_z; /* forcing phases at the step start */
@@ -283,10 +286,17 @@ struct pendula_engine {
 	double poly[N_POLY][4];
 	float fpoly[PENDULA_N_POLY_CHANNELS]
 	           [4]; /* every output channel in output units (angles / pi), for run() */
-	/* Angles as quintic Hermite interpolants (value, velocity and
-	 * acceleration at both ends): the double-precision frames read theta and
-	 * omega from these, omega to 5th order in h. */
-	double qpoly[PENDULA_MAX_BODIES][6];
+	/* An angle model's angle outputs are quintics in u (value, velocity and
+	 * acceleration at both ends): c0..c3 in their fpoly row, c4, c5 here
+	 * (zeros for the other models, whose angle rows are cubics or 0). */
+	float fhigh[PENDULA_MAX_BODIES][2];
+	/* Angles as septic Hermite interpolants (value, velocity,
+	 * acceleration and jerk at both ends): the double-precision frames
+	 * read theta and omega from these, omega to 7th order in h. */
+	double qpoly[PENDULA_MAX_BODIES][QPOLY_COEFFS];
+	/* The angles' third time derivatives at the step end (angle models;
+	 * the septic's end conditions, and the next step's start). */
+	double end_jerk[PENDULA_MAX_BODIES];
 	double end_val[PENDULA_N_CH_ALL], end_der[PENDULA_N_CH_ALL]; /* at the step end */
 	double phase_value[2];
 	/* The last frame produced.  run() only notes where it was (last_u on the
@@ -410,6 +420,57 @@ static void quintic(double *c, double y0, double v0, double a0, double y1, doubl
 	c[3] = 10.0 * D - 4.0 * E + 0.5 * F;
 	c[4] = -15.0 * D + 7.0 * E - F;
 	c[5] = 6.0 * D - 3.0 * E + 0.5 * F;
+}
+
+/* Septic Hermite in u = (t - t0) / h from value and the first three time
+ * derivatives at both ends (v, a, j): an angle's error is O(h^8), its
+ * velocity's O(h^7). */
+static void septic(double *c, const double *y, const double *v, const double *a, const double *j,
+                   double h)
+{
+	const double h2 = h * h, h3 = h2 * h;
+	const double d0 = v[0] * h, d1 = v[1] * h, s0 = a[0] * h2, s1 = a[1] * h2;
+	const double t0 = j[0] * h3, t1 = j[1] * h3;
+	const double A = y[1] - (y[0] + d0 + 0.5 * s0 + t0 / 6.0);
+	const double B = d1 - (d0 + s0 + 0.5 * t0);
+	const double C = s1 - (s0 + t0);
+	const double D = t1 - t0;
+	c[0] = y[0];
+	c[1] = d0;
+	c[2] = 0.5 * s0;
+	c[3] = t0 / 6.0;
+	c[4] = 35.0 * A - 15.0 * B + 2.5 * C - D / 6.0;
+	c[5] = -84.0 * A + 39.0 * B - 7.0 * C + 0.5 * D;
+	c[6] = 70.0 * A - 34.0 * B + 6.5 * C - 0.5 * D;
+	c[7] = -20.0 * A + 10.0 * B - 2.0 * C + D / 6.0;
+}
+
+/* An angle's interpolant and its derivative in u. */
+static inline double qpoly_value(const double *q, double u)
+{
+	double r = q[QPOLY_COEFFS - 1];
+	for (int i = QPOLY_COEFFS - 2; i >= 0; --i)
+		r = q[i] + u * r;
+	return r;
+}
+
+static inline double qpoly_slope(const double *q, double u)
+{
+	double r = (QPOLY_COEFFS - 1) * q[QPOLY_COEFFS - 1];
+	for (int i = QPOLY_COEFFS - 2; i >= 1; --i)
+		r = i * q[i] + u * r;
+	return r;
+}
+
+/* A coefficient in single precision, for run(): tiny ones are 0 (no
+ * subnormal arithmetic in run()), huge ones stay finite (only a step spun
+ * far beyond a turn has them). */
+static inline float output_coef(double cs)
+{
+	return fabs(cs) < (double)PENDULA_OUTPUT_FLUSH ? 0.0f
+	       : fabs(cs) < 1e30                       ? (float)cs
+	       : cs > 0.0                              ? 1e30f
+	                                               : -1e30f;
 }
 
 enum { WRAP_NONE, WRAP_ONCE, WRAP_ANY };
@@ -559,6 +620,39 @@ static int all_finite(const double *a, const double *b)
 	return !(carry >> 63);
 }
 
+/* The angles' jerks at the state st (velocities e->qdot, accelerations
+ * accel) of an angle model: the time derivative of the model's
+ * accelerations along the motion, by a central difference over +-eps
+ * (simulated s) of the state moved along (qdot, accel) and of the forcing
+ * phases.  Its error, (eps omega)^2 / 6 of the jerk, and its rounding, 1e-16
+ * |accel| / eps, are far below what the septic interpolant needs of it.
+ * Other models: zeros (their angle rows are unused). */
+static void angle_jerk(const pendula_engine *e, const double *accel, double *jerk)
+{
+	memset(jerk, 0, sizeof(double) * PENDULA_MAX_BODIES);
+	const pendula_system *sys = &e->sys;
+	if (sys->ops->velocity_outputs != PENDULA_VEL_ANGLE)
+		return;
+	const double eps = 0x1p-17;
+	const int n = sys->n;
+	double qa[PENDULA_MAX_DOF] = {0}, wa[PENDULA_MAX_DOF] = {0};
+	double qb[PENDULA_MAX_DOF] = {0}, wb[PENDULA_MAX_DOF] = {0};
+	double aa[PENDULA_MAX_DOF] = {0}, ab[PENDULA_MAX_DOF] = {0};
+	for (int k = 0; k < n; ++k) {
+		qa[k] = e->st.q[k] + eps * e->qdot[k];
+		wa[k] = e->qdot[k] + eps * accel[k];
+		qb[k] = e->st.q[k] - eps * e->qdot[k];
+		wb[k] = e->qdot[k] - eps * accel[k];
+	}
+	const double dx = eps * sys->force.omega_x, dy = eps * sys->force.omega_y;
+	sys->ops->accel(sys, qa, wa, e->st.phase_x + dx, e->st.phase_y + dy, aa);
+	sys->ops->accel(sys, qb, wb, e->st.phase_x - dx, e->st.phase_y - dy, ab);
+	for (int k = 0; k < n; ++k) {
+		const double j = (aa[k] - ab[k]) * (0.5 / eps);
+		jerk[k] = isfinite(j) ? j : 0.0;
+	}
+}
+
 /* Takes the next integration step: the step that ends at st begins the
  * new one; the interpolant runs from the old end values to the new ones. */
 static void next_step(pendula_engine *e)
@@ -569,6 +663,8 @@ static void next_step(pendula_engine *e)
 	e->sys.ops->canonical(&e->sys, &e->st, e->end_val);
 	memcpy(start_val, e->end_val, sizeof(start_val));
 	memcpy(start_der, e->end_der, sizeof(start_der));
+	double start_jerk[PENDULA_MAX_BODIES];
+	memcpy(start_jerk, e->end_jerk, sizeof(start_jerk));
 
 	const int had_pending = e->has_pending;
 	apply_pending(e);
@@ -586,6 +682,7 @@ static void next_step(pendula_engine *e)
 			start_der[PENDULA_CH_THETA + k] = k < n ? e->qdot[k] : 0.0;
 			start_val[PENDULA_CH_OMEGA + k] = k < n ? e->qdot[k] : 0.0;
 			start_der[PENDULA_CH_OMEGA + k] = 0.0;
+			start_jerk[k] = 0.0;
 		}
 	}
 
@@ -690,7 +787,9 @@ static void next_step(pendula_engine *e)
 		memset(e->end_der, 0, sizeof(e->end_der));
 		memset(start_val, 0, sizeof(start_val));
 		memset(start_der, 0, sizeof(start_der));
+		memset(start_jerk, 0, sizeof(start_jerk));
 	}
+	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
 	if (feedback) /* the feedback's power at the end, for the interpolant only */
 		energy_slope_end += 2.0 * mu * kinetic_now(e) / e->sys.energy_range;
 	_Static_assert(PENDULA_N_POLY_CHANNELS <= 32 && PENDULA_MAX_BODIES <= 32, "live masks");
@@ -716,16 +815,8 @@ static void next_step(pendula_engine *e)
 			memcpy(e->poly[ch - PENDULA_CH_TIP_X], c, sizeof(c));
 		const double scale =
 		    ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES ? 1.0 / PENDULA_PI : 1.0;
-		for (int i = 0; i < 4; ++i) {
-			/* Single precision from here on: tiny coefficients are 0
-			 * (no subnormal arithmetic in run()), huge ones stay
-			 * finite (only a step spun far beyond a turn has them). */
-			const double cs = c[i] * scale;
-			e->fpoly[ch][i] = fabs(cs) < (double)PENDULA_OUTPUT_FLUSH ? 0.0f
-			                  : fabs(cs) < 1e30                       ? (float)cs
-			                  : cs > 0.0                              ? 1e30f
-			                                                          : -1e30f;
-		}
+		for (int i = 0; i < 4; ++i)
+			e->fpoly[ch][i] = output_coef(c[i] * scale);
 	}
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		const uint32_t bit = (uint32_t)1 << k;
@@ -736,16 +827,35 @@ static void next_step(pendula_engine *e)
 		     magnitude_bits(e->end_der[PENDULA_CH_OMEGA + k])) != 0)
 			e->qlive |= bit;
 		else if (!(e->qlive & bit))
-			continue; /* zeros give zeros (quintic of zeros is +0) */
+			continue; /* zeros give zeros (a septic of zeros is +0) */
 		else
 			e->qlive &= ~bit;
-		quintic(e->qpoly[k], start_val[PENDULA_CH_THETA + k],
-		        start_der[PENDULA_CH_THETA + k], start_der[PENDULA_CH_OMEGA + k],
-		        e->end_val[PENDULA_CH_THETA + k], e->end_der[PENDULA_CH_THETA + k],
-		        e->end_der[PENDULA_CH_OMEGA + k], e->h);
+		const int th = PENDULA_CH_THETA + k, om = PENDULA_CH_OMEGA + k;
+		septic(e->qpoly[k], (const double[2]){start_val[th], e->end_val[th]},
+		       (const double[2]){start_der[th], e->end_der[th]},
+		       (const double[2]){start_der[om], e->end_der[om]},
+		       (const double[2]){start_jerk[k], e->end_jerk[k]}, e->h);
+		if (e->sys.ops->velocity_outputs != PENDULA_VEL_ANGLE)
+			continue;
+		/* The angle output: a quintic (its slope, the velocity output, to
+		 * 5th order in h), in place of the row's cubic. */
+		double c[6];
+		quintic(c, start_val[th], start_der[th], start_der[om], e->end_val[th],
+		        e->end_der[th], e->end_der[om], e->h);
+		uint32_t any = 0;
+		for (int i = 0; i < 6; ++i) {
+			const float f = output_coef(c[i] * (1.0 / PENDULA_PI));
+			if (i < 4)
+				e->fpoly[th][i] = f;
+			else
+				e->fhigh[k][i - 4] = f;
+			any |= f != 0.0f;
+		}
+		if (any)
+			e->live |= (uint32_t)1 << th;
 	}
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
-		/* |p(u) - c0| <= |c1| + |c2| + |c3| on [0, 1]; the margin covers
+		/* |p(u) - c0| <= |c1| + ... + |c5| on [0, 1]; the margin covers
 		 * single-precision rounding.  The step starts wrapped, in
 		 * [-1, 1). */
 		if (!(e->live & (uint32_t)1 << (PENDULA_CH_THETA + k))) {
@@ -753,7 +863,8 @@ static void next_step(pendula_engine *e)
 			continue;
 		}
 		const float *q = e->fpoly[PENDULA_CH_THETA + k];
-		const double reach = fabs(q[1]) + fabs(q[2]) + fabs(q[3]);
+		const double reach = fabs(q[1]) + fabs(q[2]) + fabs(q[3]) + fabs(e->fhigh[k][0]) +
+		                     fabs(e->fhigh[k][1]);
 		e->wrap[k] = (unsigned char)(q[0] - reach > -1.0 + 1e-5 && q[0] + reach < 1.0 - 1e-5
 		                                 ? WRAP_NONE
 		                             : reach < 1.0 - 1e-5 ? WRAP_ONCE
@@ -782,6 +893,7 @@ static void restart(pendula_engine *e)
 	e->credit = 0;
 	e->h = PENDULA_H_MAX;
 	measure_all(e, e->end_val, e->end_der);
+	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
 	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY], NULL);
 	e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
 	e->u0 = 0.0;
@@ -991,15 +1103,13 @@ static inline void cubic_slope(const float *c, double scale, float *d)
 }
 
 /* The output whose quadratic in u is the slope of one interpolant
- * (PENDULA_VEL_ANGLE, _POSITION): its coefficients, or 0 if the velocity
- * output k is made of two (PENDULA_VEL_DIRECTION). */
+ * (PENDULA_VEL_POSITION): its coefficients, or 0 if it is not
+ * (PENDULA_VEL_DIRECTION: made of two; PENDULA_VEL_ANGLE: write_velocity
+ * takes the quartic slope of the angle's quintic). */
 static int velocity_quadratic(const pendula_engine *e, int k, float *d)
 {
 	const double inv_h = 1.0 / e->h, ref = e->sys.speed_ref[k];
 	switch (e->sys.ops->velocity_outputs) {
-	case PENDULA_VEL_ANGLE: /* the angle interpolant is in units of pi */
-		cubic_slope(e->fpoly[PENDULA_CH_THETA + k], PENDULA_PI * ref * inv_h, d);
-		return 1;
 	case PENDULA_VEL_POSITION:
 		cubic_slope(e->fpoly[k < 3 ? PENDULA_CH_X + PENDULA_MAX_BODIES * k : PENDULA_CH_X],
 		            k < 3 ? ref * inv_h : 0.0, d);
@@ -1048,6 +1158,22 @@ PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
                                                  int32_t idx, int32_t m)
 {
 	float d[3];
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+		/* the slope of the angle's quintic (in units of pi) */
+		const float *c = e->fpoly[PENDULA_CH_THETA + k], *hi = e->fhigh[k];
+		const double scale = PENDULA_PI * e->sys.speed_ref[k] / e->h;
+		const float q0 = (float)(c[1] * scale), q1 = (float)(2.0 * c[2] * scale),
+		            q2 = (float)(3.0 * c[3] * scale), q3 = (float)(4.0 * hi[0] * scale),
+		            q4 = (float)(5.0 * hi[1] * scale);
+		for (int32_t i = 0; i < m; ++i) {
+			const float u = u0 + (float)(idx + i) * du;
+			float v = q0 + u * (q1 + u * (q2 + u * (q3 + u * q4)));
+			v = v < -1.0f ? -1.0f : v;
+			v = v > 1.0f ? 1.0f : v;
+			out[i] = pendula_flush_output(v);
+		}
+		return;
+	}
 	if (velocity_quadratic(e, k, d)) {
 		for (int32_t i = 0; i < m; ++i) {
 			const float u = u0 + (float)(idx + i) * du;
@@ -1099,9 +1225,7 @@ static unsigned event_class(const pendula_engine *e, int k, double u)
 {
 	const int rule = e->sys.ops->velocity_outputs;
 	if (rule == PENDULA_VEL_ANGLE) {
-		const double *q = e->qpoly[k];
-		const double th = pendula_wrap_angle(
-		    q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * (q[4] + u * q[5])))));
+		const double th = pendula_wrap_angle(qpoly_value(e->qpoly[k], u));
 		return (th >= 0.0 ? 1u : 0u) | (fabs(th) > 0.5 * PENDULA_PI ? 2u : 0u);
 	}
 	/* the front view: atan2(x, -y) has the sign of x, the upper half y > 0 */
@@ -1117,9 +1241,7 @@ static double velocity_at(const pendula_engine *e, int k, double u)
 	pendula_frame f;
 	memset(&f, 0, sizeof(f));
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
-		const double *q = e->qpoly[k];
-		f.omega[k] =
-		    (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) / e->h;
+		f.omega[k] = qpoly_slope(e->qpoly[k], u) / e->h;
 	}
 	frame_velocities(e, u, &f);
 	return fabs((double)f.w[k]);
@@ -1143,11 +1265,9 @@ static int events_fixed(const pendula_engine *e, double ua, double ub)
 		if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 			const double *q = e->qpoly[k];
 			double slope = 0.0;
-			for (int i = 1; i < 6; ++i)
+			for (int i = 1; i < QPOLY_COEFFS; ++i)
 				slope += i * fabs(q[i]);
-			const double th = fabs(pendula_wrap_angle(
-			    q[0] +
-			    ua * (q[1] + ua * (q[2] + ua * (q[3] + ua * (q[4] + ua * q[5]))))));
+			const double th = fabs(pendula_wrap_angle(qpoly_value(q, ua)));
 			/* distance to 0, pi/2 and pi (a NaN th gives NaN: not fixed) */
 			const double to_half = fabs(th - 0.5 * PENDULA_PI),
 			             to_top = PENDULA_PI - th;
@@ -1244,11 +1364,8 @@ static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
 			continue;
 		}
 		const double *q = e->qpoly[k];
-		f->theta[k] = pendula_wrap_angle(
-		    q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * (q[4] + u * q[5])))));
-		f->omega[k] =
-		    (q[1] + u * (2 * q[2] + u * (3 * q[3] + u * (4 * q[4] + u * 5 * q[5])))) *
-		    inv_h;
+		f->theta[k] = pendula_wrap_angle(qpoly_value(q, u));
+		f->omega[k] = qpoly_slope(q, u) * inv_h;
 	}
 #define POLY(ch) e->poly[(ch)-PENDULA_CH_TIP_X]
 	f->tip_x_norm = poly_eval(POLY(PENDULA_CH_TIP_X), u);
@@ -1330,6 +1447,35 @@ PENDULA_OUTPUT_CLONES static void write_angle(float *restrict out, const float *
 	}
 }
 
+/* The same for an angle model's quintic (c0..c3, then c4, c5 in hi);
+ * wrap: WRAP_NONE clamps to [-1, 1] as write_plain does. */
+PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float *restrict c,
+                                                const float *restrict hi, int wrap, float u0,
+                                                float du, int32_t idx, int32_t m)
+{
+	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = hi[0], c5 = hi[1];
+	if (wrap == WRAP_ONCE) {
+		for (int32_t i = 0; i < m; ++i) {
+			const float u = u0 + (float)(idx + i) * du;
+			out[i] = angle_out(c0 + u * (c1 + u * (c2 + u * (c3 + u * (c4 + u * c5)))));
+		}
+	} else if (wrap == WRAP_ANY) {
+		for (int32_t i = 0; i < m; ++i) {
+			const float u = u0 + (float)(idx + i) * du;
+			out[i] =
+			    angle_out_any(c0 + u * (c1 + u * (c2 + u * (c3 + u * (c4 + u * c5)))));
+		}
+	} else {
+		for (int32_t i = 0; i < m; ++i) {
+			const float u = u0 + (float)(idx + i) * du;
+			float v = c0 + u * (c1 + u * (c2 + u * (c3 + u * (c4 + u * c5))));
+			v = v < -1.0f ? -1.0f : v;
+			v = v > 1.0f ? 1.0f : v;
+			out[i] = pendula_flush_output(v);
+		}
+	}
+}
+
 PENDULA_OUTPUT_CLONES static void write_angle_any(float *restrict out, const float *restrict c,
                                                   float u0, float du, int32_t idx, int32_t m)
 {
@@ -1390,8 +1536,11 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 			continue;
 		}
 		const int k = ch - PENDULA_CH_THETA;
-		const int wrap = k >= 0 && k < PENDULA_MAX_BODIES ? e->wrap[k] : WRAP_NONE;
-		if (wrap == WRAP_ONCE)
+		const int angle = k >= 0 && k < PENDULA_MAX_BODIES;
+		const int wrap = angle ? e->wrap[k] : WRAP_NONE;
+		if (angle && e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE)
+			write_quintic(buf, e->fpoly[ch], e->fhigh[k], wrap, u0, du, idx, m);
+		else if (wrap == WRAP_ONCE)
 			write_angle(buf, e->fpoly[ch], u0, du, idx, m);
 		else if (wrap == WRAP_ANY)
 			write_angle_any(buf, e->fpoly[ch], u0, du, idx, m);

@@ -49,28 +49,26 @@
 #define MAX_ITERATIONS   10
 /* Fixed-point tolerance on the angle increment, rad. */
 #define ITERATION_TOL    1e-14
-/* Step size: rad per step of the fastest motion.  Measured (tests/test_chain.c,
- * the energy output's relative spread over 10^7 frames from a chaotic
- * start): 2.8e-7 for 3 rods, 3.1e-7 for 6 bobs with this and CHAIN_KAPPA_LOAD,
- * under the 1e-6 asked.  0.07 gives 4.6e-7 for 3 rods and saves only 5 % of
- * the steps at the defaults (0.0213 -> 0.0202 steps per frame at 48 kHz);
- * 0.1 runs the defaults at 1/512 s (half the steps) but spreads 3 rods by
- * 1.6e-6 and the defaults by 2.1e-6. */
-#define CHAIN_KAPPA      PENDULA_KAPPA_RATE
+/* Step size: rad per step of the fastest motion (relative turn of two
+ * links) for chains of three or more links; two links keep the double
+ * pendulum's PENDULA_KAPPA_RATE, so that two bobs reproduce `double`.
+ * Measured with the Gauss-Legendre step and the septic interpolant
+ * (tests/test_chain.c, relative spread over 10^7 frames from a chaotic
+ * start, energy output / the reference energy of the interpolated frames):
+ * 3 rods 1.5e-7 / 4.9e-7 at 0.15, against 2.7e-8 / 1.3e-7 at 0.1; 0.2 would
+ * spread the frames of 3 rods by about 1.7e-5, over the 5e-6 asked. */
+#define CHAIN_KAPPA      0.15
 /* Chains of three or more links also keep omega_load h <= CHAIN_KAPPA_LOAD,
  * omega_load the bound on the fastest small oscillation of the chain as
  * loaded at the state (chain_load_step).  The rate rule alone does not see
  * a long chain's fast phases, where the outer links swing in the frame of a
- * hinge that the links above accelerate far beyond g: six uniform rods from
- * their default start spread by 1.8e-6 over 10^7 frames with it alone (the
- * step's own error: a fixed 1/1024 s gives the same, a fixed 1/2048 s
- * 1.4e-7).  Measured (same spread, 10^7 frames; steps per frame at 48 kHz
- * without -> with): 6 rods 1.8e-6 -> 2.1e-7 (0.0220 -> 0.0240), 6 bobs of
- * the test 6.8e-7 -> 3.1e-7 (0.0237 -> 0.0249); 3 rods and the defaults
- * unchanged (the rule never binds there).  0.15 gives 3.9e-8 and 6.0e-8
- * with 20 % more steps than 0.2; at 0.3 the rule hardly binds (6 bobs as
- * without it over 3 * 10^6 frames). */
-#define CHAIN_KAPPA_LOAD 0.4
+ * hinge that the links above accelerate far beyond g (with the earlier
+ * 4th-order composition six rods spread by 1.8e-6 without it).  Measured
+ * (same spreads, 10^7 frames; steps per frame at 48 kHz): 0.4 gives 6 rods
+ * 4.5e-9 / 1.3e-8 (0.0119), 0.6 gives 4.0e-8 / 6.5e-8 (0.0086) and 6 bobs
+ * 4.4e-8 / 3.7e-8, 0.8 gives 6 rods 1.2e-7 / 3.9e-7 (0.0078) with more
+ * iterations per solve. */
+#define CHAIN_KAPPA_LOAD 0.6
 
 typedef struct {
 	int shape;
