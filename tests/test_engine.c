@@ -842,6 +842,33 @@ static void test_bodies_added(void)
 	pendula_engine_free(e);
 }
 
+/* New settings act within about 10 ms of audio at any time scale: at
+ * time_scale 0.01 a step of 1/128 s of simulated time would otherwise last
+ * 0.78 s of audio (MAX_STEP_AUDIO in engine.c). */
+static void test_settings_latency(void)
+{
+	pendula_params p = parallel_params(2);
+	p.time_scale = 0.01;
+	pendula_engine *e = pendula_engine_new(48000, &p);
+	pendula_frame f;
+	for (int i = 0; i < 24000; ++i)
+		pendula_engine_tick(e, &f);
+	p.n_bodies = 4;
+	pendula_engine_set_params(e, &p);
+	int frames = 0;
+	while (frames < 48000 && f.theta[2] == 0.0) {
+		pendula_engine_tick(e, &f);
+		++frames;
+	}
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	printf("  time_scale 0.01: new settings act after %d frames (%.1f ms), step %.3g s\n",
+	       frames, frames / 48.0, st.step_size);
+	CU_ASSERT(frames <= 520); /* 10.4 ms, plus the frame that starts the step */
+	CU_ASSERT(fabs(f.theta[2] - p.theta_init[2]) < 1e-6);
+	pendula_engine_free(e);
+}
+
 static void test_stiff_and_extreme(void)
 {
 	/* Settings at the edges of the declared ranges: finite, bounded work,
@@ -1117,6 +1144,7 @@ static CU_TestInfo engine_tests[] = {
     {"sample-rate independence", test_sample_rate_independent},
     {"smooth output, continuous parameter changes", test_smooth_and_continuous},
     {"bodies added while running", test_bodies_added},
+    {"new settings act within 10 ms at any time scale", test_settings_latency},
     {"stiff and extreme settings", test_stiff_and_extreme},
     {"random settings inside the ranges", test_random_settings_in_range},
     {"non-finite state restarts", test_non_finite_restarts},

@@ -33,6 +33,14 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
 
 /* Hysteresis before a step is allowed to grow again. */
 #define GROW_MARGIN         1.5
+/* New settings take effect with the next step: a step spans at most this
+ * much audio time (s), time_scale x this of simulated time, so a knob acts
+ * within about 10 ms at any time scale (at time_scale 0.01 a step of 1/128
+ * s would last 0.78 s of audio).  At time_scale 1 the longest step, 1/128
+ * s, fits; slower time scales take shorter steps, which costs little, as
+ * they need few per second of audio.  In audio seconds, not frames: the
+ * trajectory does not depend on the sample rate. */
+#define MAX_STEP_AUDIO      (1.0 / 96.0)
 /* Work cap: at most MAX_WORK_PER_SECOND work units per second of audio,
  * whatever the sample rate (1500 per frame at 48 kHz, 187.5 at 384 kHz).  A
  * step attempt costs PENDULA_WORK_STEP plus its solver iterations times the
@@ -310,12 +318,15 @@ struct pendula_engine {
 /* Step level for the current settings and energy, with hysteresis. */
 static int choose_level(const pendula_engine *e, double energy_norm, const double *qddot)
 {
-	const double h_need =
+	double h_need =
 	    e->sys.ops->step_bound_at
 	        ? e->sys.ops->step_bound_at(&e->sys, &e->st, e->qdot, qddot, energy_norm)
 	        : e->sys.ops->step_bound(&e->sys, energy_norm);
 	if (!(h_need > 0.0)) /* NaN or an infinite speed */
 		return J_MAX;
+	const double ts = pendula_finite_or(e->pending.time_scale, 1.0);
+	if (ts > 0.0 && h_need > ts * MAX_STEP_AUDIO)
+		h_need = ts * MAX_STEP_AUDIO;
 	int need = 0, relaxed = 0;
 	double h = PENDULA_H_MAX;
 	while (need < J_MAX && h > h_need) {
