@@ -72,10 +72,11 @@ enum {
 #define PENDULA_H_MAX_GAUSS  (PENDULA_H_MAX / (double)(1 << PENDULA_LEVEL_GAUSS))
 #define PENDULA_H_MAX_SUZUKI (PENDULA_H_MAX / (double)(1 << PENDULA_LEVEL_SUZUKI))
 
-/* The predictor of the implicit solves of the angle models (one unknown per
- * body): the last three solutions (the midpoint velocities) with their times, extrapolated to the
- * next solve, plus the extrapolation error each stage of the composition made in the step before
- * (it changes little from one step to the next). */
+/* The predictor of the implicit solves (one unknown per body): the last
+ * three solutions with their times (the stage velocities of a
+ * Gauss-Legendre step, the midpoint velocities of a composition's solves),
+ * extrapolated to the next solve, plus the extrapolation error each stage
+ * made in the step before (it changes little from one step to the next). */
 #define PENDULA_MAX_STAGES 5
 typedef struct {
 	double w[3][PENDULA_MAX_BODIES]; /* oldest first */
@@ -85,7 +86,7 @@ typedef struct {
 	/* (the ints together, without padding between them: the engine that
 	 * holds a predictor stays about 4 kB) */
 	int count;
-	int stage; /* stage of the composition being solved (-1: none) */
+	int stage; /* stage being solved (-1: none) */
 	/* Set by a model whose implicit solve did not converge in this step
 	 * (the step is too long for the dynamics): the engine then takes the
 	 * step again at half the length.  The engine clears it. */
