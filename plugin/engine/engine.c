@@ -93,10 +93,10 @@ void pendula_forcing_init(pendula_forcing *f, const pendula_params *p)
 }
 
 double pendula_settings_step(const pendula_system *sys, double omega_nat, double kappa_nat,
-                             double damp, double h_max)
+                             double damp)
 {
 	const pendula_forcing *f = &sys->force;
-	double h = h_max < PENDULA_H_MAX ? h_max : PENDULA_H_MAX;
+	double h = pendula_scheme_h_max(sys);
 	if (omega_nat * h > kappa_nat)
 		h = kappa_nat / omega_nat;
 	if (damp * h > PENDULA_KAPPA_DAMP)
@@ -294,9 +294,9 @@ struct pendula_engine {
 	double poly[N_POLY][4];
 	float fpoly[PENDULA_N_POLY_CHANNELS]
 	           [4]; /* every output channel in output units (angles / pi), for run() */
-	/* An angle model's angle outputs are quintics in u (value, velocity and
-	 * acceleration at both ends): c0..c3 in their fpoly row, c4, c5 here
-	 * (zeros for the other models, whose angle rows are cubics or 0). */
+	/* The angle outputs are quintics in u (value, velocity and acceleration
+	 * at both ends): c0..c3 in their fpoly row, c4, c5 here.  (Only the
+	 * angle models fill angle rows; the others' rows and these stay 0.) */
 	float fhigh[PENDULA_MAX_BODIES][2];
 	/* Angles as septic Hermite interpolants (value, velocity,
 	 * acceleration and jerk at both ends): the double-precision frames
@@ -1447,19 +1447,10 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
  * H_MAX / time_scale_min seconds of audio), so int32 arithmetic is exact.
  * The outputs are single precision: evaluating the interpolant in single
  * precision costs at most an ulp or two of the output and runs four frames
- * per SIMD instruction. */
-PENDULA_OUTPUT_CLONES static void write_angle(float *restrict out, const float *restrict c,
-                                              float u0, float du, int32_t idx, int32_t m)
-{
-	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
-	for (int32_t i = 0; i < m; ++i) {
-		const float u = u0 + (float)(idx + i) * du;
-		out[i] = angle_out(c0 + u * (c1 + u * (c2 + u * c3)));
-	}
-}
-
-/* The same for an angle model's quintic (c0..c3, then c4, c5 in hi);
- * wrap: WRAP_NONE clamps to [-1, 1] as write_plain does. */
+ * per SIMD instruction.
+ *
+ * An angle output: its quintic in u (c0..c3, then c4, c5 in hi), wrapped
+ * into [-1, 1) as e->wrap says (WRAP_NONE: clamped as write_plain does). */
 PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float *restrict c,
                                                 const float *restrict hi, int wrap, float u0,
                                                 float du, int32_t idx, int32_t m)
@@ -1484,16 +1475,6 @@ PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float
 			v = v > 1.0f ? 1.0f : v;
 			out[i] = pendula_flush_output(v);
 		}
-	}
-}
-
-PENDULA_OUTPUT_CLONES static void write_angle_any(float *restrict out, const float *restrict c,
-                                                  float u0, float du, int32_t idx, int32_t m)
-{
-	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
-	for (int32_t i = 0; i < m; ++i) {
-		const float u = u0 + (float)(idx + i) * du;
-		out[i] = angle_out_any(c0 + u * (c1 + u * (c2 + u * c3)));
 	}
 }
 
@@ -1547,14 +1528,8 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 			continue;
 		}
 		const int k = ch - PENDULA_CH_THETA;
-		const int angle = k >= 0 && k < PENDULA_MAX_BODIES;
-		const int wrap = angle ? e->wrap[k] : WRAP_NONE;
-		if (angle && e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE)
-			write_quintic(buf, e->fpoly[ch], e->fhigh[k], wrap, u0, du, idx, m);
-		else if (wrap == WRAP_ONCE)
-			write_angle(buf, e->fpoly[ch], u0, du, idx, m);
-		else if (wrap == WRAP_ANY)
-			write_angle_any(buf, e->fpoly[ch], u0, du, idx, m);
+		if (k >= 0 && k < PENDULA_MAX_BODIES)
+			write_quintic(buf, e->fpoly[ch], e->fhigh[k], e->wrap[k], u0, du, idx, m);
 		else if (ch == PENDULA_CH_ENERGY)
 			write_plain(buf, e->fpoly[ch], u0, du, idx, m, 0.0f,
 			            PENDULA_ENERGY_OUTPUT_MAX);

@@ -61,16 +61,20 @@ enum {
  * interpolant: the quintic before it spread the frames by 1.3e-5 at 0.15.) */
 #define PENDULA_KAPPA_RATE   0.2
 /* Largest step of the engine, simulated seconds: 2^-7 s (the step levels
- * are H_MAX 2^-level).  Each scheme has its own largest step, which a
- * model passes to pendula_settings_step(): the Gauss-Legendre models
- * (order 6) take up to 2^-7 s, the models on Suzuki's composition (order
- * 4, a larger error constant) up to 2^-9 s. */
+ * are H_MAX 2^-level).  Each scheme has its own largest step, H_MAX
+ * 2^-min_level (pendula_scheme_h_max): the Gauss-Legendre models (order 6)
+ * take up to 2^-7 s, the models on Suzuki's composition (order 4, a larger
+ * error constant) up to 2^-9 s. */
 #define PENDULA_H_MAX        (1.0 / 128.0)
 #define PENDULA_LEVEL_GAUSS  0 /* pendula_system.min_level of each scheme */
 #define PENDULA_LEVEL_SUZUKI 2
-/* (the levels' steps, so the two always agree) */
-#define PENDULA_H_MAX_GAUSS  (PENDULA_H_MAX / (double)(1 << PENDULA_LEVEL_GAUSS))
-#define PENDULA_H_MAX_SUZUKI (PENDULA_H_MAX / (double)(1 << PENDULA_LEVEL_SUZUKI))
+
+/* The longest step of the model's scheme (simulated s).  A model that sets
+ * sys->min_level does so in derive() before it asks pendula_settings_step. */
+static inline double pendula_scheme_h_max(const pendula_system *sys)
+{
+	return PENDULA_H_MAX / (double)(1u << sys->min_level);
+}
 
 /* The predictor of the implicit solves (one unknown per body): the last
  * three solutions with their times (the stage velocities of a
@@ -167,10 +171,10 @@ pendula_predictor_push(pendula_predictor *pr, const double *w, const double *ext
 /* Largest step the settings allow (simulated s): at most kappa_nat rad per
  * step of the fastest small oscillation omega_nat, PENDULA_KAPPA_DAMP of
  * the damping rate damp, and PENDULA_KAPPA_FORCE of each forced axis's
- * frequency; never above the scheme's h_max (PENDULA_H_MAX_*).
+ * frequency; never above the scheme's longest step (pendula_scheme_h_max).
  * (engine.c) */
 double pendula_settings_step(const pendula_system *sys, double omega_nat, double kappa_nat,
-                             double damp, double h_max);
+                             double damp);
 
 struct pendula_model_ops {
 	size_t sys_size; /* bytes of the model's part of pendula_system */
@@ -356,6 +360,94 @@ pendula_gauss_push(pendula_predictor *pr, double t0, double h,
 		                       t0 + pendula_gauss_c[i] * h, n);
 	}
 	pr->stage = -1;
+}
+
+/* The pieces of a Gauss-Legendre step that do not depend on the model
+ * (model_parallel.c and model_chain.c solve the stages their own way). */
+
+/* The effective gravity at each stage's time t0 + c_i h. */
+static inline __attribute__((always_inline)) void
+pendula_gauss_gravity(const pendula_system *sys, const pendula_state *s, double h,
+                      double gx[PENDULA_GAUSS_STAGES], double gy[PENDULA_GAUSS_STAGES])
+{
+	for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
+		gx[i] = 0.0;
+		gy[i] = -sys->g;
+		if (sys->force.forced) {
+			const double ci = pendula_gauss_c[i] * h;
+			pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * ci,
+			                          s->phase_y + sys->force.omega_y * ci, &gx[i],
+			                          &gy[i]);
+		}
+	}
+}
+
+/* sum_j a_ij w_j: stage i's angles are th0 + h times this. */
+static inline __attribute__((always_inline)) void
+pendula_gauss_stage_rate(const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], int i,
+                         double *rate, const int n)
+{
+	for (int k = 0; k < n; ++k) {
+		double sum = 0.0;
+		for (int j = 0; j < PENDULA_GAUSS_STAGES; ++j)
+			sum += pendula_gauss_a[i][j] * w[j][k];
+		rate[k] = sum;
+	}
+}
+
+/* Stage i's angles th0 + h sum_j a_ij w_j. */
+static inline __attribute__((always_inline)) void
+pendula_gauss_stage_angles(const double *q,
+                           const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], double h,
+                           int i, double *th, const int n)
+{
+	double rate[PENDULA_MAX_BODIES];
+	pendula_gauss_stage_rate(w, i, rate, n);
+	for (int k = 0; k < n; ++k)
+		th[k] = q[k] + h * rate[k];
+}
+
+/* sum_j a_ij (f_j - [j != i] Lambda W_j): stage i's momentum is p0 + h
+ * times this, the damping of its own velocity W_i being left to the
+ * model's implicit solve. */
+static inline __attribute__((always_inline)) void
+pendula_gauss_stage_force(const double f[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
+                          const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
+                          const double *lambda, int i, double *force, const int n)
+{
+	for (int k = 0; k < n; ++k) {
+		double sum = 0.0;
+		for (int j = 0; j < PENDULA_GAUSS_STAGES; ++j) {
+			const double damp = j == i ? 0.0 : lambda[k] * w[j][k];
+			sum += pendula_gauss_a[i][j] * (f[j][k] - damp);
+		}
+		force[k] = sum;
+	}
+}
+
+/* The end of the step from the solved stages: th1 = th0 + h sum b_i W_i,
+ * p1 = p0 + h sum b_i (f_i - Lambda W_i); the stages join the predictor,
+ * and the phases and t advance. */
+static inline __attribute__((always_inline)) void
+pendula_gauss_finish(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
+                     const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
+                     const double f[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], const double *lambda,
+                     const double extrapolated[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
+                     const int learn[PENDULA_GAUSS_STAGES], const int n)
+{
+	for (int k = 0; k < n; ++k) {
+		double dq = 0.0, dp = 0.0;
+		for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
+			dq += pendula_gauss_b[i] * w[i][k];
+			dp += pendula_gauss_b[i] * (f[i][k] - lambda[k] * w[i][k]);
+		}
+		s->q[k] += h * dq;
+		s->p[k] += h * dp;
+	}
+	pendula_gauss_push(pr, s->t, h, w, extrapolated, learn, n);
+	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
+	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
+	s->t += h;
 }
 
 /* Suzuki's fractal 4th-order composition (Phys. Lett. A 146, 1990): stages

@@ -140,7 +140,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	bm->g_max = g_max;
 	bm->w_max = fmax(bm->w[0], fmax(bm->w[1], bm->w[2]));
 	double h = pendula_settings_step(sys, sqrt(g_max * bm->curvature), PENDULA_KAPPA_SLOW,
-	                                 bm->drag * bm->inv_m, PENDULA_H_MAX_SUZUKI);
+	                                 bm->drag * bm->inv_m);
 	/* the moving floor: its wave sets a rate too */
 	if (bm->amp > 0.0 && rate_extra * h > PENDULA_KAPPA_FORCE)
 		h = PENDULA_KAPPA_FORCE / rate_extra;
@@ -503,10 +503,10 @@ static double bead_step_bound_at(const pendula_system *sys, const pendula_state 
 	/* kappa g h^2 + kappa |v| h = KAPPA_STATE */
 	const double h_state =
 	    pendula_state_step(kappa * speed, kappa * bm->g_max, KAPPA_STATE, h_energy);
-	/* h_params at PENDULA_H_MAX_SUZUKI is the scheme's longest step, not a rate
+	/* h_params at the scheme's longest step is no rate
 	 * of the settings: the engine only lengthens its step again for a
 	 * bound beyond it (with a margin), so that one does not cap h_state */
-	return bm->h_params < PENDULA_H_MAX_SUZUKI ? fmin(h_state, bm->h_params) : h_state;
+	return bm->h_params < pendula_scheme_h_max(sys) ? fmin(h_state, bm->h_params) : h_state;
 }
 
 static void bead_canonical(const pendula_system *sys, pendula_state *s, double *shift)

@@ -238,8 +238,7 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	}
 	ch->g_max = g_max;
 	sys->min_level = PENDULA_LEVEL_GAUSS;
-	ch->h_params =
-	    pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp, PENDULA_H_MAX_GAUSS);
+	ch->h_params = pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp);
 }
 
 static void chain_initial(const pendula_system *sys, const pendula_params *p, int from, double *q,
@@ -564,18 +563,10 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	enum { S = PENDULA_GAUSS_STAGES };
 	const pendula_chain *ch = CH(sys);
 	double gx[S], gy[S], damp[S][NMAX];
-	for (int i = 0; i < S; ++i) {
-		gx[i] = 0.0;
-		gy[i] = -sys->g;
-		if (sys->force.forced) {
-			const double ci = pendula_gauss_c[i] * h;
-			pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * ci,
-			                          s->phase_y + sys->force.omega_y * ci, &gx[i],
-			                          &gy[i]);
-		}
+	pendula_gauss_gravity(sys, s, h, gx, gy);
+	for (int i = 0; i < S; ++i)
 		for (int k = 0; k < n; ++k)
 			damp[i][k] = h * pendula_gauss_a[i][i] * ch->lambda[k];
-	}
 	double w[S][NMAX], extrapolated[S][NMAX];
 	int learn[S];
 	pendula_gauss_guess(pr, s->t, h, w, extrapolated, learn, n);
@@ -583,12 +574,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	double th[S][NMAX], f[S][NMAX], a[S][NMAX][NMAX], lu[S][NMAX][NMAX], inv_u[S][NMAX];
 	trig_cache tc[S];
 	for (int i = 0; i < S; ++i) {
-		for (int k = 0; k < n; ++k) {
-			double sum = 0.0;
-			for (int j = 0; j < S; ++j)
-				sum += pendula_gauss_a[i][j] * w[j][k];
-			th[i][k] = s->q[k] + h * sum;
-		}
+		pendula_gauss_stage_angles(s->q, w, h, i, th[i], n);
 		trig_fill(th[i], &tc[i], n);
 		newton_matrix(ch, &tc[i], w[i], damp[i], gx[i], gy[i], h * pendula_gauss_a[i][i],
 		              lu[i], n);
@@ -609,15 +595,10 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 		if (++it > 1)
 			for (int i = 0; i < S; ++i) {
 				/* follow() moves th_m = q + hh w to the new stage angles:
-				 * give it the stage's velocity sum with hh = h */
-				double v[NMAX];
-				for (int k = 0; k < n; ++k) {
-					double sum = 0.0;
-					for (int j = 0; j < S; ++j)
-						sum += pendula_gauss_a[i][j] * w[j][k];
-					v[k] = sum;
-				}
-				follow(s->q, v, h, th[i], &tc[i], n);
+				 * give it the stage's rate with hh = h */
+				double rate[NMAX];
+				pendula_gauss_stage_rate(w, i, rate, n);
+				follow(s->q, rate, h, th[i], &tc[i], n);
 			}
 		for (int i = 0; i < S; ++i)
 			forces(ch, &tc[i], gx[i], gy[i], w[i], damp[i], f[i], a[i], n);
@@ -625,13 +606,10 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 		for (int i = 0; i < S; ++i) {
 			/* residual p0 + h sum_j a_ij (f_j - [j != i] Lambda W_j)
 			 *          - (R(th_i) + h a_ii Lambda) W_i */
+			double force[NMAX];
+			pendula_gauss_stage_force(f, w, ch->lambda, i, force, n);
 			for (int k = 0; k < n; ++k) {
-				double sum = 0.0;
-				for (int j = 0; j < S; ++j) {
-					const double dw = j == i ? 0.0 : ch->lambda[k] * w[j][k];
-					sum += pendula_gauss_a[i][j] * (f[j][k] - dw);
-				}
-				double rk = s->p[k] + h * sum - a[i][k][k] * w[i][k];
+				double rk = s->p[k] + h * force[k] - a[i][k][k] * w[i][k];
 				for (int j = 0; j < k; ++j)
 					rk -= a[i][k][j] * w[i][j];
 				for (int j = k + 1; j < n; ++j)
@@ -655,19 +633,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	}
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
-	for (int k = 0; k < n; ++k) {
-		double dq = 0.0, dp = 0.0;
-		for (int i = 0; i < S; ++i) {
-			dq += pendula_gauss_b[i] * w[i][k];
-			dp += pendula_gauss_b[i] * (f[i][k] - ch->lambda[k] * w[i][k]);
-		}
-		s->q[k] += h * dq;
-		s->p[k] += h * dp;
-	}
-	pendula_gauss_push(pr, s->t, h, w, extrapolated, learn, n);
-	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
-	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
-	s->t += h;
+	pendula_gauss_finish(sys, s, h, pr, w, f, ch->lambda, extrapolated, learn, n);
 	return it * S;
 }
 
@@ -772,7 +738,7 @@ static double chain_load_step(const pendula_system *sys, const double *qdot, con
 	/* no load (g_max 0, at rest): no bound from here; infinite speeds give
 	 * 0 (the engine's smallest step); a NaN state is caught after the
 	 * step, as for every model */
-	return omega2 > 0.0 ? CHAIN_KAPPA_LOAD / sqrt(omega2) : PENDULA_H_MAX_GAUSS;
+	return omega2 > 0.0 ? CHAIN_KAPPA_LOAD / sqrt(omega2) : pendula_scheme_h_max(sys);
 }
 
 /* The step from the actual motion, as the Chaos Man kernel does: the

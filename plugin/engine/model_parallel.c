@@ -140,8 +140,7 @@ void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, doubl
 		damp += cm->inv_r_diag_max[k] * cm->lambda[k];
 	}
 	sys->min_level = PENDULA_LEVEL_GAUSS;
-	cm->h_params =
-	    pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp, PENDULA_H_MAX_GAUSS);
+	cm->h_params = pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp);
 }
 
 void pendula_chaosman_initial(const pendula_system *sys, const pendula_params *p, int from,
@@ -367,16 +366,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	enum { S = PENDULA_GAUSS_STAGES };
 	const pendula_chaosman *cm = CM(sys);
 	double gx[S], gy[S];
-	for (int i = 0; i < S; ++i) {
-		gx[i] = 0.0;
-		gy[i] = -sys->g;
-		if (sys->force.forced) {
-			const double ch = pendula_gauss_c[i] * h;
-			pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * ch,
-			                          s->phase_y + sys->force.omega_y * ch, &gx[i],
-			                          &gy[i]);
-		}
-	}
+	pendula_gauss_gravity(sys, s, h, gx, gy);
 	/* Stages 1 and 3 share a_ii = 5/36, stage 2 has 2/9. */
 	double inv[S][PENDULA_MAX_BODIES], d0[S];
 	for (int i = 0; i < S; ++i) {
@@ -391,12 +381,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	double th[S][PENDULA_MAX_BODIES], f[S][PENDULA_MAX_BODIES];
 	trig_cache tc[S];
 	for (int i = 0; i < S; ++i) {
-		for (int k = 0; k < n; ++k) {
-			double sum = 0.0;
-			for (int j = 0; j < S; ++j)
-				sum += pendula_gauss_a[i][j] * w[j][k];
-			th[i][k] = s->q[k] + h * sum;
-		}
+		pendula_gauss_stage_angles(s->q, w, h, i, th[i], n);
 		trig_fill(cm, th[i], &tc[i], n);
 	}
 	int it = 0;
@@ -405,14 +390,11 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 		++it;
 		if (it > 1) {
 			for (int i = 0; i < S; ++i) {
-				double d[PENDULA_MAX_BODIES];
+				double d[PENDULA_MAX_BODIES], t[PENDULA_MAX_BODIES];
+				pendula_gauss_stage_angles(s->q, w, h, i, t, n);
 				for (int k = 0; k < n; ++k) {
-					double sum = 0.0;
-					for (int j = 0; j < S; ++j)
-						sum += pendula_gauss_a[i][j] * w[j][k];
-					const double t = s->q[k] + h * sum;
-					d[k] = t - th[i][k];
-					th[i][k] = t;
+					d[k] = t[k] - th[i][k];
+					th[i][k] = t[k];
 				}
 				trig_move(cm, th[i], d, &tc[i], n);
 			}
@@ -432,14 +414,9 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 		double w_new[S][PENDULA_MAX_BODIES];
 		for (int i = 0; i < S; ++i) {
 			double rhs[PENDULA_MAX_BODIES];
-			for (int k = 0; k < n; ++k) {
-				double sum = 0.0;
-				for (int j = 0; j < S; ++j) {
-					const double damp = j == i ? 0.0 : cm->lambda[k] * w[j][k];
-					sum += pendula_gauss_a[i][j] * (f[j][k] - damp);
-				}
-				rhs[k] = s->p[k] + h * sum;
-			}
+			pendula_gauss_stage_force(f, w, cm->lambda, i, rhs, n);
+			for (int k = 0; k < n; ++k)
+				rhs[k] = s->p[k] + h * rhs[k];
 			arrow_solve(cm, &tc[i], d0[i], inv[i], rhs, w_new[i], n);
 		}
 		double change = 0.0;
@@ -455,19 +432,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	}
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
-	for (int k = 0; k < n; ++k) {
-		double dq = 0.0, dp = 0.0;
-		for (int i = 0; i < S; ++i) {
-			dq += pendula_gauss_b[i] * w[i][k];
-			dp += pendula_gauss_b[i] * (f[i][k] - cm->lambda[k] * w[i][k]);
-		}
-		s->q[k] += h * dq;
-		s->p[k] += h * dp;
-	}
-	pendula_gauss_push(pr, s->t, h, w, extrapolated, learn, n);
-	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
-	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
-	s->t += h;
+	pendula_gauss_finish(sys, s, h, pr, w, f, cm->lambda, extrapolated, learn, n);
 	return it * S;
 }
 

@@ -144,8 +144,7 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 		sys->speed_ref[k] =
 		    k < n ? (float)sqrt(inertia[k] / (2.0 * sys->energy_range)) : 0.0f;
 
-	sm->h_params = pendula_settings_step(sys, sqrt(omega2), PENDULA_KAPPA_SLOW, damp,
-	                                     PENDULA_H_MAX_SUZUKI);
+	sm->h_params = pendula_settings_step(sys, sqrt(omega2), PENDULA_KAPPA_SLOW, damp);
 }
 
 /* Direction of link k: (sin th cos ph, -cos th, sin th sin ph). */

@@ -109,7 +109,7 @@ typedef struct {
 	int n;           /* bodies with an angle */
 	signed char dof; /* coordinates of the state */
 	/* The longest step of the model's scheme is the engine's longest
-	 * (PENDULA_H_MAX) times 2^-min_level: 2 (PENDULA_H_MAX_SUZUKI) unless
+	 * (PENDULA_H_MAX) times 2^-min_level: 2 (1/512 s, Suzuki's composition) unless
 	 * the model's derive() sets it (model.h). */
 	unsigned char min_level;
 	/* Events of the 3-D models: the motion has no top to flip over (only
