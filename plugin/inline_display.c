@@ -44,6 +44,7 @@ typedef struct {
  * about 2.6 kB). */
 typedef struct {
 	pendula_system sys;
+	uint32_t serial; /* pendula_engine_settings_serial of sys (0: none yet) */
 	pendula_frame frame;
 } idpy_snap;
 
@@ -105,11 +106,17 @@ void pendula_idpy_free(pendula_idpy *d)
 
 /* The picture of the engine's last frame: the model's own pose (in 3-D,
  * a moving surface as it is at the frame's time).  run() only copies the
- * frame and the settings; render() computes the pose. */
+ * fields of the frame the pose needs, and the settings when they changed
+ * since this slot last had them (the slots take turns); render() computes
+ * the pose. */
 static void snap_from_engine(idpy_snap *s, const pendula_engine *engine)
 {
-	pendula_engine_last(engine, &s->frame);
-	s->sys = *pendula_engine_system(engine);
+	pendula_engine_last_pose(engine, &s->frame);
+	const uint32_t serial = pendula_engine_settings_serial(engine);
+	if (s->serial != serial) {
+		s->sys = *pendula_engine_system(engine);
+		s->serial = serial;
+	}
 }
 
 static void state_from_snap(idpy_state *s, const idpy_snap *snap)

@@ -111,6 +111,12 @@ typedef struct {
 	/* Control inputs of this variant, global ids, and their defaults. */
 	pendula_port_id control_in[PENDULA_N_PORT_IDS];
 	uint32_t n_control_in;
+	/* The same inputs by their place i in control_in: the buffer
+	 * (port[control_in[i]]) and the bits of the raw value last read from
+	 * it, side by side so that read_controls scans two short arrays. */
+	const float *control_buf[PENDULA_N_PORT_IDS];
+	uint32_t control_bits[PENDULA_N_PORT_IDS];
+	int16_t control_place[PENDULA_N_PORT_IDS]; /* global id -> i, or -1 */
 	float control_default[PENDULA_N_PORT_IDS];
 	/* Smoothed controls (PF_SMOOTH) and the other settings (those with a
 	 * field in pendula_params), of this variant. */
@@ -127,11 +133,10 @@ typedef struct {
 	int signal_cc[MAX_SIGNALS];
 	pendula_cc_map signal_map[MAX_SIGNALS];
 
-	/* This block's control inputs, clamped (global id), and the raw values
-	 * they came from (a control whose raw value is unchanged is not
-	 * sanitised again). */
+	/* This block's control inputs, clamped (global id); control_bits holds
+	 * the raw values they came from (a control whose raw value is
+	 * unchanged is not sanitised again). */
 	float control[PENDULA_N_PORT_IDS];
-	float control_raw[PENDULA_N_PORT_IDS];
 	bool controls_changed; /* some control input changed (or everything is new) */
 	bool smoothing;        /* some smoother has not reached its target */
 
@@ -172,6 +177,12 @@ typedef struct {
 	bool cc_live;                      /* CC encoder runs: midi_out connected, a cc on */
 	bool cc_dirty;                     /* the CC settings must be given again */
 	void *routed_for[MAX_SIGNALS + 2]; /* the buffers and block size routed for */
+	/* The control output mirrors that are connected: signal and buffer
+	 * (rebuilt after a connect_port: mirrors_stale). */
+	int n_mirrors;
+	unsigned char mirror_signal[MAX_SIGNALS];
+	float *mirror_buf[MAX_SIGNALS];
+	bool mirrors_stale;
 	/* Scratch: one slice of the pool per signal that needs it (route_copy:
 	 * every signal; else those with route_scratch), each
 	 * scratch_frames long (at least PENDULA_CHUNK): the fewer signals
@@ -182,6 +193,10 @@ typedef struct {
 	/* Latest value of each signal output (for the control outputs). */
 	float signal_last[MAX_SIGNALS];
 	float last_value[MAX_SIGNALS]; /* route_last: the engine's value at the block's end */
+	/* What run_chunk hands the engine: every entry NULL between chunks
+	 * (calloc), run_chunk sets a span's entries and clears them after it
+	 * (cheaper than clearing the whole struct for every span). */
+	pendula_outputs span_out, span_last;
 
 	/* LV2 */
 	LV2_URID_Map *map;
@@ -264,11 +279,14 @@ static void read_controls(Pendula *self)
 {
 	bool changed = false;
 	for (uint32_t i = 0; i < self->n_control_in; ++i) {
-		const pendula_port_id id = self->control_in[i];
-		const float v = *(const float *)self->port[id];
-		if (memcmp(&v, &self->control_raw[id], sizeof(v)) == 0)
+		uint32_t bits;
+		memcpy(&bits, self->control_buf[i], sizeof(bits));
+		if (bits == self->control_bits[i])
 			continue;
-		self->control_raw[id] = v;
+		self->control_bits[i] = bits;
+		float v;
+		memcpy(&v, &bits, sizeof(v));
+		const pendula_port_id id = self->control_in[i];
 		const float c = sanitize_control(self, id, v);
 		changed |= c != self->control[id];
 		self->control[id] = c;
@@ -380,17 +398,28 @@ static void write_control_output(Pendula *self, pendula_port_id id, float v)
  * of each signal output), and the pivot position in metres. */
 static void write_control_outputs(Pendula *self)
 {
-	for (int s = 0; s < self->n_signals; ++s)
-		if (self->signal_mirror[s] != P_NONE)
-			write_control_output(self, (pendula_port_id)self->signal_mirror[s],
-			                     self->signal_last[s]);
+	if (self->mirrors_stale) {
+		self->n_mirrors = 0;
+		for (int s = 0; s < self->n_signals; ++s) {
+			float *buf = self->signal_mirror[s] != P_NONE
+			                 ? (float *)self->port[self->signal_mirror[s]]
+			                 : NULL;
+			if (!buf)
+				continue;
+			self->mirror_signal[self->n_mirrors] = (unsigned char)s;
+			self->mirror_buf[self->n_mirrors++] = buf;
+		}
+		self->mirrors_stale = false;
+	}
+	for (int i = 0; i < self->n_mirrors; ++i)
+		*self->mirror_buf[i] = self->signal_last[self->mirror_signal[i]];
 	if (!self->port[P_CTL_PIVOT_X] && !self->port[P_CTL_PIVOT_Y] && !self->port[P_CTL_PIVOT_Z])
 		return;
-	pendula_frame f;
-	pendula_engine_last(self->engine, &f);
-	write_control_output(self, P_CTL_PIVOT_X, pendula_flush_output((float)f.pivot_x));
-	write_control_output(self, P_CTL_PIVOT_Y, pendula_flush_output((float)f.pivot_y));
-	write_control_output(self, P_CTL_PIVOT_Z, pendula_flush_output((float)f.pivot_z));
+	double x, y, z;
+	pendula_engine_last_pivot(self->engine, &x, &y, &z);
+	write_control_output(self, P_CTL_PIVOT_X, pendula_flush_output((float)x));
+	write_control_output(self, P_CTL_PIVOT_Y, pendula_flush_output((float)y));
+	write_control_output(self, P_CTL_PIVOT_Z, pendula_flush_output((float)z));
 }
 
 /* time_ratio: the simulated time the block advanced over what time_scale
@@ -401,9 +430,7 @@ static void time_ratio_begin(Pendula *self)
 {
 	if (!self->port[P_CTL_TIME_RATIO])
 		return;
-	pendula_stats st;
-	pendula_engine_stats(self->engine, &st);
-	self->lost_time_begin = st.lost_time;
+	self->lost_time_begin = pendula_engine_lost_time(self->engine);
 }
 
 static void time_ratio_end(Pendula *self, uint32_t n_samples)
@@ -411,9 +438,7 @@ static void time_ratio_end(Pendula *self, uint32_t n_samples)
 	float *out = (float *)self->port[P_CTL_TIME_RATIO];
 	if (!out)
 		return;
-	pendula_stats st;
-	pendula_engine_stats(self->engine, &st);
-	const double lost = st.lost_time - self->lost_time_begin;
+	const double lost = pendula_engine_lost_time(self->engine) - self->lost_time_begin;
 	const double asked = self->params.time_scale * (double)n_samples / self->sample_rate;
 	double ratio = 1.0;
 	if (lost > 0.0 && asked > 0.0)
@@ -886,12 +911,11 @@ static bool buffers_overlap(const float *a, const float *b, uint32_t n)
 static void route_outputs(Pendula *self, uint32_t n_samples)
 {
 	const bool cc_live = self->cc_any && self->port[P_MIDI_OUT] != NULL;
-	bool same = cc_live == self->cc_live &&
-	            self->routed_for[MAX_SIGNALS] == (void *)(uintptr_t)n_samples &&
-	            self->routed_for[MAX_SIGNALS + 1] == self->port[P_MIDI_OUT];
-	for (int s = 0; same && s < self->n_signals; ++s)
-		same = self->routed_for[s] == self->port[self->signal[s]];
-	if (same)
+	/* (a buffer that changes comes through connect_port, which asks for
+	 * a new route) */
+	if (cc_live == self->cc_live &&
+	    self->routed_for[MAX_SIGNALS] == (void *)(uintptr_t)n_samples &&
+	    self->routed_for[MAX_SIGNALS + 1] == self->port[P_MIDI_OUT])
 		return;
 	if (cc_live && !self->cc_live)
 		pendula_cc_resend(&self->cc); /* the receiver may have missed them */
@@ -940,16 +964,16 @@ static void route_outputs(Pendula *self, uint32_t n_samples)
  * place to take the last values of outputs not written anywhere. */
 static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 {
-	pendula_outputs out;
-	memset(&out, 0, sizeof(out));
+	pendula_outputs *out = &self->span_out;
 	const pendula_event_fn events = self->events_on ? on_event : NULL;
 	if (self->route_copy) {
 		for (int s = 0; s < self->n_signals; ++s)
-			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
-		pulse_begin(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
-		pendula_engine_run_events(self->engine, n, &out, events, self);
+			out->ch[self->signal_ch[s]] = self->chunk_signal[s];
+		pulse_begin(self, out->ch[PENDULA_CH_FLIPS], out->ch[PENDULA_CH_SWINGS], n);
+		pendula_engine_run_events(self->engine, n, out, events, self);
 		notes_chunk(self, n);
 		for (int s = 0; s < self->n_signals; ++s) {
+			out->ch[self->signal_ch[s]] = NULL;
 			float *values = self->chunk_signal[s];
 			if (is_silent_body(self, s))
 				memset(values, 0, n * sizeof(float));
@@ -962,25 +986,25 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 		return;
 	}
 	/* values at the block's last frame only (route_last) */
-	pendula_outputs last_out;
+	pendula_outputs *last_out = &self->span_last;
 	bool any_last = false;
-	if (last)
-		memset(&last_out, 0, sizeof(last_out));
 	for (int s = 0; s < self->n_signals; ++s) {
 		if (is_silent_body(self, s))
 			continue;
 		if (self->route_host[s])
-			out.ch[self->signal_ch[s]] = self->route_host[s] + offset;
+			out->ch[self->signal_ch[s]] = self->route_host[s] + offset;
 		else if (self->route_scratch[s])
-			out.ch[self->signal_ch[s]] = self->chunk_signal[s];
+			out->ch[self->signal_ch[s]] = self->chunk_signal[s];
 		else if (last && self->route_last[s]) {
-			last_out.ch[self->signal_ch[s]] = &self->last_value[s];
+			last_out->ch[self->signal_ch[s]] = &self->last_value[s];
 			any_last = true;
 		}
 	}
-	pulse_begin(self, out.ch[PENDULA_CH_FLIPS], out.ch[PENDULA_CH_SWINGS], n);
-	pendula_engine_run_events_last(self->engine, n, &out, any_last ? &last_out : NULL, events,
+	pulse_begin(self, out->ch[PENDULA_CH_FLIPS], out->ch[PENDULA_CH_SWINGS], n);
+	pendula_engine_run_events_last(self->engine, n, out, any_last ? last_out : NULL, events,
 	                               self);
+	for (int s = 0; s < self->n_signals; ++s)
+		out->ch[self->signal_ch[s]] = last_out->ch[self->signal_ch[s]] = NULL;
 	notes_chunk(self, n);
 	/* The last values are read at the end of the block only; before it,
 	 * only the outputs of absent bodies need work (zeros). */
@@ -1079,7 +1103,8 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	const bool reset_edge = reset >= 0.5f && self->prev_reset < 0.5f;
 	self->prev_reset = reset;
 
-	stepped_changes(self);
+	if (self->controls_changed) /* (otherwise stepped_last is up to date) */
+		stepped_changes(self);
 	if (self->restart_pending || reset_edge) {
 		self->restart_pending = false;
 		restart(self);
@@ -1136,8 +1161,8 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	}
 
 	midi_end(self);
-	/* the control outputs and the inline display both read the last frame */
-	pendula_engine_keep_last(self->engine);
+	/* the control outputs and the inline display read parts of the last
+	 * frame (pendula_engine_last_pose: the pivot, the pose) */
 	write_control_outputs(self);
 	time_ratio_end(self, n_samples);
 	pendula_idpy_run(self->idpy, self->engine, n_samples);
@@ -1157,19 +1182,21 @@ static void ports_from_table(Pendula *self)
 		const pendula_port_id id = (pendula_port_id)i;
 		const pendula_port_info *info = &pendula_ports[id];
 		self->control[id] = pendula_port_default(v, id);
+		self->control_place[id] = -1;
 		if (pendula_port_index(v, id) < 0)
 			continue;
-		if (info->kind == PK_CONTROL_IN) {
-			/* a NaN: never a host's value until it is read (a host's
-			 * NaN means the default, which control[] holds) */
-			const uint32_t nan_bits = 0x7fc0beefu;
-			memcpy(&self->control_raw[id], &nan_bits, sizeof(float));
+		if (info->kind == PK_CONTROL_IN)
 			self->control[id] = sanitize_control(self, id, self->control[id]);
-		}
 		if (info->kind == PK_CONTROL_IN) {
 			self->control_default[id] = pendula_port_default(v, id);
 			self->port[id] = &self->control_default[id]; /* until connected */
-			self->control_in[self->n_control_in++] = id;
+			const uint32_t i = self->n_control_in++;
+			self->control_in[i] = id;
+			self->control_place[id] = (int16_t)i;
+			self->control_buf[i] = &self->control_default[id];
+			/* a NaN: never a host's value until it is read (a host's
+			 * NaN means the default, which control[] holds) */
+			self->control_bits[i] = 0x7fc0beefu;
 			if (info->flags & PF_SMOOTH)
 				self->smoothed_in[self->n_smoothed++] = id;
 			else if (info->param != PP_NONE)
@@ -1269,6 +1296,7 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	self->restart_pending = true;
 	self->controls_changed = true;
 	self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX;
+	self->mirrors_stale = true;
 	signal_last_from_engine(self);
 	self->idpy = pendula_idpy_new(features, rate);
 	return (LV2_Handle)self;
@@ -1283,7 +1311,10 @@ static void connect_port(LV2_Handle instance, uint32_t index, void *data)
 		self->port[id] = data || pendula_ports[id].kind != PK_CONTROL_IN
 		                     ? data
 		                     : &self->control_default[id];
+		if (self->control_place[id] >= 0)
+			self->control_buf[self->control_place[id]] = (const float *)self->port[id];
 		self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX; /* route again */
+		self->mirrors_stale = true;
 	}
 }
 

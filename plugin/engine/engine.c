@@ -285,6 +285,7 @@ struct pendula_engine {
 	/* Lowest level allowed since a solve failed, and good steps since. */
 	int floor_level, floor_good;
 	uint32_t idx;               /* (here: no padding, the engine stays about 4 kB) */
+	uint32_t serial;            /* counts the changes of sys (pendula_engine_settings_serial) */
 	double clock_base, clock_h; /* st.t = clock_base + clock_steps * clock_h */
 	uint64_t clock_steps;
 	double step_phase_x, step_phase_y, step_phase_z; /* forcing phases at the step start */
@@ -357,6 +358,7 @@ static void apply_pending(pendula_engine *e)
 	if (!e->has_pending)
 		return;
 	e->has_pending = 0;
+	e->serial++;
 	const int old_n = e->sys.n;
 	pendula_system_init(&e->sys, &e->pending);
 	/* Bodies added while running start at their initial angle, at rest. */
@@ -1364,40 +1366,45 @@ static void fill_frame(const pendula_engine *e, pendula_frame *f)
 	fill_frame_at(e, frame_u(e), f);
 }
 
-static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
+/* The fields of the frame at u that place the bodies (those
+ * pendula_frame_coords reads: the angles, the x / y / z rows), the pivot,
+ * the time and the energy: what a picture of the frame needs. */
+static void fill_pose_at(const pendula_engine *e, double u, pendula_frame *f)
 {
-	const double inv_h = 1.0 / e->h;
-	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
-		if (!(e->qlive & ((uint32_t)1 << k))) {
-			/* a row of zeros evaluates to +0 */
-			f->theta[k] = 0.0;
-			f->omega[k] = 0.0;
-			continue;
-		}
-		const double *q = e->qpoly[k];
-		f->theta[k] = pendula_wrap_angle(qpoly_value(q, u));
-		f->omega[k] = qpoly_slope(q, u) * inv_h;
-	}
-#define POLY(ch) e->poly[(ch)-PENDULA_CH_TIP_X]
-	f->tip_x_norm = poly_eval(POLY(PENDULA_CH_TIP_X), u);
-	f->tip_y_norm = poly_eval(POLY(PENDULA_CH_TIP_Y), u);
-	f->tip_x = f->tip_x_norm * e->sys.tip_length;
-	f->tip_y = f->tip_y_norm * e->sys.tip_length;
-	f->energy = poly_eval(POLY(PENDULA_CH_ENERGY), u);
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+		/* a row of zeros evaluates to +0 */
+		f->theta[k] = e->qlive & ((uint32_t)1 << k)
+		                  ? pendula_wrap_angle(qpoly_value(e->qpoly[k], u))
+		                  : 0.0;
+	f->energy = poly_eval(e->poly[PENDULA_CH_ENERGY - PENDULA_CH_TIP_X], u);
 	const double tau = u * e->h;
 	pendula_pivot(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
 	              e->step_phase_y + e->sys.force.omega_y * tau, &f->pivot_x, &f->pivot_y);
 	f->t = e->st.t - (1.0 - u) * e->h;
-	f->tip_z_norm = poly_eval(POLY(PENDULA_CH_TIP_Z), u);
-	f->tip_z = f->tip_z_norm * e->sys.tip_length;
 	f->pivot_z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		f->x[k] = fpoly_live(e, PENDULA_CH_X + k, u);
 		f->y[k] = fpoly_live(e, PENDULA_CH_Y + k, u);
 		f->z[k] = fpoly_live(e, PENDULA_CH_Z + k, u);
 	}
-	frame_velocities(e, u, f);
+}
+
+static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
+{
+	fill_pose_at(e, u, f);
+	const double inv_h = 1.0 / e->h;
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+		f->omega[k] =
+		    e->qlive & ((uint32_t)1 << k) ? qpoly_slope(e->qpoly[k], u) * inv_h : 0.0;
+#define POLY(ch) e->poly[(ch)-PENDULA_CH_TIP_X]
+	f->tip_x_norm = poly_eval(POLY(PENDULA_CH_TIP_X), u);
+	f->tip_y_norm = poly_eval(POLY(PENDULA_CH_TIP_Y), u);
+	f->tip_x = f->tip_x_norm * e->sys.tip_length;
+	f->tip_y = f->tip_y_norm * e->sys.tip_length;
+	f->tip_z_norm = poly_eval(POLY(PENDULA_CH_TIP_Z), u);
+	f->tip_z = f->tip_z_norm * e->sys.tip_length;
 #undef POLY
+	frame_velocities(e, u, f);
 }
 
 double pendula_frame_channel(const pendula_frame *f, int ch)
@@ -1559,6 +1566,9 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 		apply_phase_requests(e);
 	if (!on_event)
 		e->event_region = 0; /* not followed: start afresh when asked */
+	/* This call's last frame replaces the one noted before: the steps
+	 * taken before it need not evaluate that one (materialize_last). */
+	e->last_lazy = 0;
 	span_list list, last_list;
 	span_list_of(out, &list);
 	last_list.n = 0;
@@ -1602,6 +1612,49 @@ void pendula_engine_last(const pendula_engine *e, pendula_frame *f)
 void pendula_engine_keep_last(pendula_engine *e)
 {
 	materialize_last(e);
+}
+
+void pendula_engine_last_pose(const pendula_engine *e, pendula_frame *f)
+{
+	if (e->last_lazy) {
+		fill_pose_at(e, e->last_u, f);
+		return;
+	}
+	const pendula_frame *l = &e->last;
+	memcpy(f->theta, l->theta, sizeof(f->theta));
+	memcpy(f->x, l->x, sizeof(f->x));
+	memcpy(f->y, l->y, sizeof(f->y));
+	memcpy(f->z, l->z, sizeof(f->z));
+	f->energy = l->energy;
+	f->pivot_x = l->pivot_x;
+	f->pivot_y = l->pivot_y;
+	f->pivot_z = l->pivot_z;
+	f->t = l->t;
+}
+
+void pendula_engine_last_pivot(const pendula_engine *e, double *x, double *y, double *z)
+{
+	if (!e->last_lazy) {
+		*x = e->last.pivot_x;
+		*y = e->last.pivot_y;
+		*z = e->last.pivot_z;
+		return;
+	}
+	/* as fill_pose_at */
+	const double tau = e->last_u * e->h;
+	pendula_pivot(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
+	              e->step_phase_y + e->sys.force.omega_y * tau, x, y);
+	*z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
+}
+
+double pendula_engine_lost_time(const pendula_engine *e)
+{
+	return e->stats.lost_time;
+}
+
+uint32_t pendula_engine_settings_serial(const pendula_engine *e)
+{
+	return e->serial;
 }
 
 void pendula_engine_stats(const pendula_engine *e, pendula_stats *st)

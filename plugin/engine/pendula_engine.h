@@ -308,6 +308,20 @@ void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
 /* Evaluates the last frame now, once, so that the pendula_engine_last
  * calls until the next run copy it (otherwise each evaluates it again). */
 void pendula_engine_keep_last(pendula_engine *e);
+/* The fields of the last frame that a picture needs, and only those: what
+ * pendula_frame_coords reads (theta, x, y, z), the pivot, t and the energy,
+ * bit-equal to pendula_engine_last's (the other fields are left as they
+ * are).  A fraction of the cost of pendula_engine_last. */
+void pendula_engine_last_pose(const pendula_engine *e, pendula_frame *f);
+/* The pivot at the last frame (metres), bit-equal to pendula_engine_last's. */
+void pendula_engine_last_pivot(const pendula_engine *e, double *x, double *y, double *z);
+/* Simulated seconds the work cap has dropped since the last reset
+ * (pendula_stats.lost_time, without copying the counters). */
+double pendula_engine_lost_time(const pendula_engine *e);
+/* A number that changes whenever the settings in force
+ * (pendula_engine_system) change: a copy of them is current while it
+ * holds. */
+uint32_t pendula_engine_settings_serial(const pendula_engine *e);
 /* The settings in force and their derived constants (e.g. for drawing). */
 const pendula_system *pendula_engine_system(const pendula_engine *e);
 
