@@ -303,6 +303,9 @@ struct pendula_engine {
 	 * acceleration and jerk at both ends): the double-precision frames
 	 * read theta and omega from these, omega to 7th order in h. */
 	double qpoly[PENDULA_MAX_BODIES][QPOLY_COEFFS];
+	/* sum_i i |c_i| of each qpoly row: a bound on its slope in u over
+	 * the step (events_fixed). */
+	double qslope[PENDULA_MAX_BODIES];
 	/* The angles' third time derivatives at the step end (angle models;
 	 * the septic's end conditions, and the next step's start). */
 	double end_jerk[PENDULA_MAX_BODIES];
@@ -491,6 +494,8 @@ enum { WRAP_NONE, WRAP_ONCE, WRAP_ANY };
 static void restart(pendula_engine *e);
 static void fill_frame(const pendula_engine *e, pendula_frame *f);
 static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f);
+static void fill_pose_fields(const pendula_engine *e, double u, pendula_frame *f);
+static void fill_directions(const pendula_engine *e, double u, pendula_frame *f);
 
 static void materialize_last(pendula_engine *e)
 {
@@ -848,6 +853,10 @@ static void next_step(pendula_engine *e)
 		       (const double[2]){start_der[th], e->end_der[th]},
 		       (const double[2]){start_der[om], e->end_der[om]},
 		       (const double[2]){start_jerk[k], e->end_jerk[k]}, e->h);
+		double slope = 0.0;
+		for (int i = 1; i < QPOLY_COEFFS; ++i)
+			slope += i * fabs(e->qpoly[k][i]);
+		e->qslope[k] = slope;
 		if (e->sys.ops->velocity_outputs != PENDULA_VEL_ANGLE)
 			continue;
 		/* The angle output: a quintic (its slope, the velocity output, to
@@ -1277,9 +1286,7 @@ static int events_fixed(const pendula_engine *e, double ua, double ub)
 	for (int k = 0; k < n; ++k) {
 		if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 			const double *q = e->qpoly[k];
-			double slope = 0.0;
-			for (int i = 1; i < QPOLY_COEFFS; ++i)
-				slope += i * fabs(q[i]);
+			const double slope = e->qslope[k];
 			const double th = fabs(pendula_wrap_angle(qpoly_value(q, ua)));
 			/* distance to 0, pi/2 and pi (a NaN th gives NaN: not fixed) */
 			const double to_half = fabs(th - 0.5 * PENDULA_PI),
@@ -1367,9 +1374,17 @@ static void fill_frame(const pendula_engine *e, pendula_frame *f)
 }
 
 /* The fields of the frame at u that place the bodies (those
- * pendula_frame_coords reads: the angles, the x / y / z rows), the pivot,
- * the time and the energy: what a picture of the frame needs. */
+ * pendula_frame_coords reads: the angles, and the x / y / z rows of a model
+ * that reads its coordinates from them), the pivot, the time and the
+ * energy: what a picture of the frame needs. */
 static void fill_pose_at(const pendula_engine *e, double u, pendula_frame *f)
+{
+	fill_pose_fields(e, u, f);
+	if (e->sys.ops->coords)
+		fill_directions(e, u, f);
+}
+
+static void fill_pose_fields(const pendula_engine *e, double u, pendula_frame *f)
 {
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 		/* a row of zeros evaluates to +0 */
@@ -1382,6 +1397,11 @@ static void fill_pose_at(const pendula_engine *e, double u, pendula_frame *f)
 	              e->step_phase_y + e->sys.force.omega_y * tau, &f->pivot_x, &f->pivot_y);
 	f->t = e->st.t - (1.0 - u) * e->h;
 	f->pivot_z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
+}
+
+/* The x / y / z rows of the frame at u. */
+static void fill_directions(const pendula_engine *e, double u, pendula_frame *f)
+{
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
 		f->x[k] = fpoly_live(e, PENDULA_CH_X + k, u);
 		f->y[k] = fpoly_live(e, PENDULA_CH_Y + k, u);
@@ -1391,7 +1411,8 @@ static void fill_pose_at(const pendula_engine *e, double u, pendula_frame *f)
 
 static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
 {
-	fill_pose_at(e, u, f);
+	fill_pose_fields(e, u, f);
+	fill_directions(e, u, f);
 	const double inv_h = 1.0 / e->h;
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 		f->omega[k] =
@@ -1622,9 +1643,11 @@ void pendula_engine_last_pose(const pendula_engine *e, pendula_frame *f)
 	}
 	const pendula_frame *l = &e->last;
 	memcpy(f->theta, l->theta, sizeof(f->theta));
-	memcpy(f->x, l->x, sizeof(f->x));
-	memcpy(f->y, l->y, sizeof(f->y));
-	memcpy(f->z, l->z, sizeof(f->z));
+	if (e->sys.ops->coords) {
+		memcpy(f->x, l->x, sizeof(f->x));
+		memcpy(f->y, l->y, sizeof(f->y));
+		memcpy(f->z, l->z, sizeof(f->z));
+	}
 	f->energy = l->energy;
 	f->pivot_x = l->pivot_x;
 	f->pivot_y = l->pivot_y;

@@ -309,9 +309,10 @@ void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
  * calls until the next run copy it (otherwise each evaluates it again). */
 void pendula_engine_keep_last(pendula_engine *e);
 /* The fields of the last frame that a picture needs, and only those: what
- * pendula_frame_coords reads (theta, x, y, z), the pivot, t and the energy,
- * bit-equal to pendula_engine_last's (the other fields are left as they
- * are).  A fraction of the cost of pendula_engine_last. */
+ * pendula_frame_coords reads (theta; x, y and z too for a model that reads
+ * its coordinates from them), the pivot, t and the energy, bit-equal to
+ * pendula_engine_last's (the other fields are left as they are).  A
+ * fraction of the cost of pendula_engine_last. */
 void pendula_engine_last_pose(const pendula_engine *e, pendula_frame *f);
 /* The pivot at the last frame (metres), bit-equal to pendula_engine_last's. */
 void pendula_engine_last_pivot(const pendula_engine *e, double *x, double *y, double *z);
