@@ -1190,13 +1190,13 @@ static void ports_from_table(Pendula *self)
 		if (info->kind == PK_CONTROL_IN) {
 			self->control_default[id] = pendula_port_default(v, id);
 			self->port[id] = &self->control_default[id]; /* until connected */
-			const uint32_t i = self->n_control_in++;
-			self->control_in[i] = id;
-			self->control_place[id] = (int16_t)i;
-			self->control_buf[i] = &self->control_default[id];
+			const uint32_t place = self->n_control_in++;
+			self->control_in[place] = id;
+			self->control_place[id] = (int16_t)place;
+			self->control_buf[place] = &self->control_default[id];
 			/* a NaN: never a host's value until it is read (a host's
 			 * NaN means the default, which control[] holds) */
-			self->control_bits[i] = 0x7fc0beefu;
+			self->control_bits[place] = 0x7fc0beefu;
 			if (info->flags & PF_SMOOTH)
 				self->smoothed_in[self->n_smoothed++] = id;
 			else if (info->param != PP_NONE)
