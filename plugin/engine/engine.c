@@ -253,6 +253,9 @@ struct pendula_engine {
 	 * about 4 kB) */
 	int level; /* h = H_MAX 2^-level */
 	unsigned char has_pending, restarting, last_lazy;
+	/* The event classes cannot change for the rest of the current step
+	 * and event_region holds them: no frame of it needs classifying. */
+	unsigned char events_settled;
 	unsigned char phase_request[2];
 	/* Angle channels: WRAP_NONE if they stay well inside (-1, 1) over the
 	 * whole step (most steps of most angles), WRAP_ONCE if one correction
@@ -677,6 +680,7 @@ static void next_step(pendula_engine *e)
 {
 	double start_val[PENDULA_N_CH_ALL], start_der[PENDULA_N_CH_ALL];
 	materialize_last(e);
+	e->events_settled = 0; /* a new interpolant */
 	/* The new step starts where the last one ended (wrapped angles). */
 	e->sys.ops->canonical(&e->sys, &e->st, e->end_val);
 	memcpy(start_val, e->end_val, sizeof(start_val));
@@ -1174,54 +1178,98 @@ static void frame_velocities(const pendula_engine *e, double u, pendula_frame *f
 #define PENDULA_OUTPUT_CLONES
 #endif
 
+/* The per-sample expressions of the output writers: their loops and
+ * write_one (one frame) use the same ones, so that a frame's value has the
+ * same bits either way (single precision, no contraction). */
+static inline float clamp_output(float v, float lo, float hi)
+{
+	v = v < lo ? lo : v;
+	v = v > hi ? hi : v;
+	return pendula_flush_output(v);
+}
+
+static inline float frame_u_float(float u0, float du, int32_t i)
+{
+	return u0 + (float)i * du;
+}
+
+static inline float cubic_at(const float *c, float u)
+{
+	return c[0] + u * (c[1] + u * (c[2] + u * c[3]));
+}
+
+/* c0..c3 in c, c4 and c5 in hi (an angle row and its fhigh) */
+static inline float quintic_at(const float *c, const float *hi, float u)
+{
+	return c[0] + u * (c[1] + u * (c[2] + u * (c[3] + u * (hi[0] + u * hi[1]))));
+}
+
+static inline float quartic_at(const float *q, float u)
+{
+	return q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * q[4])));
+}
+
+static inline float quadratic_at(const float *d, float u)
+{
+	return d[0] + u * (d[1] + u * d[2]);
+}
+
+/* The rate of turn of direction (x, y): (x y' - y x') scale. */
+static inline float turn_rate_at(const float *x, const float *y, const float *dx, const float *dy,
+                                 float scale, float u)
+{
+	const float xv = cubic_at(x, u), yv = cubic_at(y, u);
+	const float xd = quadratic_at(dx, u), yd = quadratic_at(dy, u);
+	return (xv * yd - yv * xd) * scale;
+}
+
+/* Velocity output k of an angle model: the slope of the angle's quintic
+ * (in units of pi), as a quartic q in u. */
+static void angle_rate_quartic(const pendula_engine *e, int k, float *q)
+{
+	const float *c = e->fpoly[PENDULA_CH_THETA + k], *hi = e->fhigh[k];
+	const double scale = PENDULA_PI * e->sys.speed_ref[k] / e->h;
+	q[0] = (float)(c[1] * scale);
+	q[1] = (float)(2.0 * c[2] * scale);
+	q[2] = (float)(3.0 * c[3] * scale);
+	q[3] = (float)(4.0 * hi[0] * scale);
+	q[4] = (float)(5.0 * hi[1] * scale);
+}
+
+/* Velocity output k of a direction model: the slopes of its direction's
+ * rows, and the scale of turn_rate_at. */
+static float turn_rate_slopes(const pendula_engine *e, int k, float *dx, float *dy)
+{
+	cubic_slope(e->fpoly[PENDULA_CH_X + k], 1.0, dx);
+	cubic_slope(e->fpoly[PENDULA_CH_Y + k], 1.0, dy);
+	return (float)(e->sys.speed_ref[k] / e->h);
+}
+
 /* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */
 PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
                                                  float *restrict out, float u0, float du,
                                                  int32_t idx, int32_t m)
 {
-	float d[3];
+	float d[5];
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
-		/* the slope of the angle's quintic (in units of pi) */
-		const float *c = e->fpoly[PENDULA_CH_THETA + k], *hi = e->fhigh[k];
-		const double scale = PENDULA_PI * e->sys.speed_ref[k] / e->h;
-		const float q0 = (float)(c[1] * scale), q1 = (float)(2.0 * c[2] * scale),
-		            q2 = (float)(3.0 * c[3] * scale), q3 = (float)(4.0 * hi[0] * scale),
-		            q4 = (float)(5.0 * hi[1] * scale);
-		for (int32_t i = 0; i < m; ++i) {
-			const float u = u0 + (float)(idx + i) * du;
-			float v = q0 + u * (q1 + u * (q2 + u * (q3 + u * q4)));
-			v = v < -1.0f ? -1.0f : v;
-			v = v > 1.0f ? 1.0f : v;
-			out[i] = pendula_flush_output(v);
-		}
+		angle_rate_quartic(e, k, d);
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = clamp_output(quartic_at(d, frame_u_float(u0, du, idx + i)), -1.0f,
+			                      1.0f);
 		return;
 	}
 	if (velocity_quadratic(e, k, d)) {
-		for (int32_t i = 0; i < m; ++i) {
-			const float u = u0 + (float)(idx + i) * du;
-			float v = d[0] + u * (d[1] + u * d[2]);
-			v = v < -1.0f ? -1.0f : v;
-			v = v > 1.0f ? 1.0f : v;
-			out[i] = pendula_flush_output(v);
-		}
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = clamp_output(quadratic_at(d, frame_u_float(u0, du, idx + i)),
+			                      -1.0f, 1.0f);
 		return;
 	}
 	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
 	float dx[3], dy[3];
-	const float scale = (float)(e->sys.speed_ref[k] / e->h);
-	cubic_slope(x, 1.0, dx);
-	cubic_slope(y, 1.0, dy);
-	for (int32_t i = 0; i < m; ++i) {
-		const float u = u0 + (float)(idx + i) * du;
-		const float xv = x[0] + u * (x[1] + u * (x[2] + u * x[3]));
-		const float yv = y[0] + u * (y[1] + u * (y[2] + u * y[3]));
-		const float xd = dx[0] + u * (dx[1] + u * dx[2]);
-		const float yd = dy[0] + u * (dy[1] + u * dy[2]);
-		float v = (xv * yd - yv * xd) * scale;
-		v = v < -1.0f ? -1.0f : v;
-		v = v > 1.0f ? 1.0f : v;
-		out[i] = pendula_flush_output(v);
-	}
+	const float scale = turn_rate_slopes(e, k, dx, dy);
+	for (int32_t i = 0; i < m; ++i)
+		out[i] = clamp_output(
+		    turn_rate_at(x, y, dx, dy, scale, frame_u_float(u0, du, idx + i)), -1.0f, 1.0f);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1483,29 +1531,22 @@ PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float
                                                 const float *restrict hi, int wrap, float u0,
                                                 float du, int32_t idx, int32_t m)
 {
-	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = hi[0], c5 = hi[1];
+	const float q[4] = {c[0], c[1], c[2], c[3]}, q45[2] = {hi[0], hi[1]};
 	if (wrap == WRAP_ONCE) {
-		for (int32_t i = 0; i < m; ++i) {
-			const float u = u0 + (float)(idx + i) * du;
-			out[i] = angle_out(c0 + u * (c1 + u * (c2 + u * (c3 + u * (c4 + u * c5)))));
-		}
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = angle_out(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
 	} else if (wrap == WRAP_ANY) {
-		for (int32_t i = 0; i < m; ++i) {
-			const float u = u0 + (float)(idx + i) * du;
-			out[i] =
-			    angle_out_any(c0 + u * (c1 + u * (c2 + u * (c3 + u * (c4 + u * c5)))));
-		}
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = angle_out_any(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
 	} else {
 		/* WRAP_NONE: next_step chose it because c0 -+ (|c1| + ... + |c5|)
 		 * stays inside (-1 + 1e-5, 1 - 1e-5) (|u| <= 1), a margin far
 		 * above the rounding of this evaluation: no value can leave
 		 * (-1, 1), and a clamp (which cost as much as the quintic) would
 		 * change nothing. */
-		for (int32_t i = 0; i < m; ++i) {
-			const float u = u0 + (float)(idx + i) * du;
+		for (int32_t i = 0; i < m; ++i)
 			out[i] = pendula_flush_output(
-			    c0 + u * (c1 + u * (c2 + u * (c3 + u * (c4 + u * c5)))));
-		}
+			    quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
 	}
 }
 
@@ -1515,14 +1556,9 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
                                               float u0, float du, int32_t idx, int32_t m, float lo,
                                               float hi)
 {
-	const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
-	for (int32_t i = 0; i < m; ++i) {
-		const float u = u0 + (float)(idx + i) * du;
-		float v = c0 + u * (c1 + u * (c2 + u * c3));
-		v = v < lo ? lo : v;
-		v = v > hi ? hi : v;
-		out[i] = pendula_flush_output(v);
-	}
+	const float q[4] = {c[0], c[1], c[2], c[3]};
+	for (int32_t i = 0; i < m; ++i)
+		out[i] = clamp_output(cubic_at(q, frame_u_float(u0, du, idx + i)), lo, hi);
 }
 
 /* The channels of an outputs struct that have a buffer, in the order they
@@ -1533,15 +1569,63 @@ typedef struct {
 	unsigned char ch[PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS];
 } span_list;
 
+/* (Without branches: which pointers are set differs from call to call and
+ * channel to channel, and mispredicted branches here cost more than the
+ * whole scan.  Each slot is written before the count passes it.) */
 static void span_list_of(const pendula_outputs *out, span_list *list)
 {
-	list->n = 0;
-	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-		if (out->ch[PENDULA_CH_W + k])
-			list->ch[list->n++] = (unsigned char)(PENDULA_CH_W + k);
-	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch)
-		if (out->ch[ch])
-			list->ch[list->n++] = (unsigned char)ch;
+	int n = 0;
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		list->ch[n] = (unsigned char)(PENDULA_CH_W + k);
+		n += out->ch[PENDULA_CH_W + k] != NULL;
+	}
+	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch) {
+		list->ch[n] = (unsigned char)ch;
+		n += out->ch[ch] != NULL;
+	}
+	list->n = n;
+}
+
+/* One frame at u into the buffers of out listed in list (at offset `done`):
+ * the writers' per-sample expressions without their loops and their SIMD
+ * dispatch (the last values of outputs written nowhere else, a handful per
+ * run() call). */
+static void write_one(const pendula_engine *e, const pendula_outputs *out, const span_list *list,
+                      uint32_t done, float u)
+{
+	for (int i = 0; i < list->n; ++i) {
+		const int ch = list->ch[i];
+		float *buf = out->ch[ch] + done;
+		if (ch >= PENDULA_CH_W) {
+			const int k = ch - PENDULA_CH_W;
+			float d[5], v;
+			if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+				angle_rate_quartic(e, k, d);
+				v = quartic_at(d, u);
+			} else if (velocity_quadratic(e, k, d)) {
+				v = quadratic_at(d, u);
+			} else {
+				float dx[3], dy[3];
+				const float scale = turn_rate_slopes(e, k, dx, dy);
+				v = turn_rate_at(e->fpoly[PENDULA_CH_X + k],
+				                 e->fpoly[PENDULA_CH_Y + k], dx, dy, scale, u);
+			}
+			*buf = clamp_output(v, -1.0f, 1.0f);
+			continue;
+		}
+		const int k = ch - PENDULA_CH_THETA;
+		if (k >= 0 && k < PENDULA_MAX_BODIES) {
+			const float v = quintic_at(e->fpoly[ch], e->fhigh[k], u);
+			*buf = e->wrap[k] == WRAP_ONCE  ? angle_out(v)
+			       : e->wrap[k] == WRAP_ANY ? angle_out_any(v)
+			                                : pendula_flush_output(v);
+		} else if (ch == PENDULA_CH_ENERGY) {
+			*buf = clamp_output(cubic_at(e->fpoly[ch], u), 0.0f,
+			                    PENDULA_ENERGY_OUTPUT_MAX);
+		} else {
+			*buf = clamp_output(cubic_at(e->fpoly[ch], u), -1.0f, 1.0f);
+		}
+	}
 }
 
 /* Frames [idx, idx + m) of the step into the buffers of out listed in list
@@ -1551,6 +1635,10 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
                        uint32_t done, int32_t idx, int32_t m)
 {
 	const float u0 = (float)e->u0, du = (float)e->du;
+	if (m == 1) {
+		write_one(e, out, list, done, frame_u_float(u0, du, idx));
+		return;
+	}
 	for (int i = 0; i < list->n; ++i) {
 		const int ch = list->ch[i];
 		float *buf = out->ch[ch] + done;
@@ -1588,8 +1676,10 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 		return;
 	if (e->phase_request[0] || e->phase_request[1])
 		apply_phase_requests(e);
-	if (!on_event)
+	if (!on_event) {
 		e->event_region = 0; /* not followed: start afresh when asked */
+		e->events_settled = 0;
+	}
 	/* This call's last frame replaces the one noted before: the steps
 	 * taken before it need not evaluate that one (materialize_last). */
 	e->last_lazy = 0;
@@ -1604,8 +1694,18 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 		if (m > 0) {
 			/* Channel by channel over the frames of this step. */
 			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
-			if (on_event)
-				detect_range(e, 0, m - 1, done, on_event, user);
+			if (on_event && !e->events_settled) {
+				/* If no class can change from this frame to the step's
+				 * end, only this frame can hold an event (against the
+				 * frame before it), and the rest of the step none. */
+				const double ua = e->u0 + (double)idx * e->du;
+				if (events_fixed(e, ua, 1.0)) {
+					detect_events(e, ua, done, on_event, user);
+					e->events_settled = 1;
+				} else {
+					detect_range(e, 0, m - 1, done, on_event, user);
+				}
+			}
 			write_span(e, out, &list, done, idx, mm);
 			done += m;
 			e->idx += m;
