@@ -177,6 +177,14 @@ typedef struct {
 	bool cc_live;                      /* CC encoder runs: midi_out connected, a cc on */
 	bool cc_dirty;                     /* the CC settings must be given again */
 	void *routed_for[MAX_SIGNALS + 2]; /* the buffers and block size routed for */
+	/* The direct route (not route_copy) as short lists, so that a span
+	 * walks only the signals concerned (plan_build; for the bodies pushed
+	 * when it was built, plan_bodies): the signals the engine writes
+	 * (into the host's buffer at the span's offset, or into scratch), those
+	 * whose last value is wanted (route_last), and those of absent bodies
+	 * (zeros). */
+	int plan_n_write, plan_n_last, plan_n_silent, plan_bodies;
+	unsigned char plan_write[MAX_SIGNALS], plan_last[MAX_SIGNALS], plan_silent[MAX_SIGNALS];
 	/* The control output mirrors that are connected: signal and buffer
 	 * (rebuilt after a connect_port: mirrors_stale). */
 	int n_mirrors;
@@ -277,6 +285,15 @@ static float sanitize_control(const Pendula *self, pendula_port_id id, float v)
  * unchanged raw value gives the same sanitised one: not redone). */
 static void read_controls(Pendula *self)
 {
+	/* Most blocks change nothing: one pass without branches tells. */
+	uint32_t diff = 0;
+	for (uint32_t i = 0; i < self->n_control_in; ++i) {
+		uint32_t bits;
+		memcpy(&bits, self->control_buf[i], sizeof(bits));
+		diff |= bits ^ self->control_bits[i];
+	}
+	if (!diff)
+		return;
 	bool changed = false;
 	for (uint32_t i = 0; i < self->n_control_in; ++i) {
 		uint32_t bits;
@@ -906,6 +923,21 @@ static bool buffers_overlap(const float *a, const float *b, uint32_t n)
 	return x < y + len && y < x + len;
 }
 
+/* The lists of the direct route (see plan_write in Pendula). */
+static void plan_build(Pendula *self)
+{
+	self->plan_n_write = self->plan_n_last = self->plan_n_silent = 0;
+	for (int s = 0; s < self->n_signals; ++s) {
+		if (is_silent_body(self, s))
+			self->plan_silent[self->plan_n_silent++] = (unsigned char)s;
+		else if (self->route_host[s] || self->route_scratch[s])
+			self->plan_write[self->plan_n_write++] = (unsigned char)s;
+		else if (self->route_last[s])
+			self->plan_last[self->plan_n_last++] = (unsigned char)s;
+	}
+	self->plan_bodies = self->n_bodies_pushed;
+}
+
 /* Where each signal goes this block (see route_host in Pendula); redone
  * only when the buffers, the block size or the CC settings change. */
 static void route_outputs(Pendula *self, uint32_t n_samples)
@@ -957,6 +989,7 @@ static void route_outputs(Pendula *self, uint32_t n_samples)
 		if (self->route_copy || self->route_scratch[s])
 			next += self->scratch_frames;
 	}
+	plan_build(self);
 }
 
 /* Frames [offset, offset + n) of the block; at most scratch_frames if some
@@ -987,43 +1020,45 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 	}
 	/* values at the block's last frame only (route_last) */
 	pendula_outputs *last_out = &self->span_last;
-	bool any_last = false;
-	for (int s = 0; s < self->n_signals; ++s) {
-		if (is_silent_body(self, s))
-			continue;
-		if (self->route_host[s])
-			out->ch[self->signal_ch[s]] = self->route_host[s] + offset;
-		else if (self->route_scratch[s])
-			out->ch[self->signal_ch[s]] = self->chunk_signal[s];
-		else if (last && self->route_last[s]) {
-			last_out->ch[self->signal_ch[s]] = &self->last_value[s];
-			any_last = true;
-		}
+	if (self->plan_bodies != self->n_bodies_pushed)
+		plan_build(self); /* bodies came or went within the block */
+	for (int j = 0; j < self->plan_n_write; ++j) {
+		const int s = self->plan_write[j];
+		out->ch[self->signal_ch[s]] =
+		    self->route_host[s] ? self->route_host[s] + offset : self->chunk_signal[s];
+	}
+	const bool any_last = last && self->plan_n_last > 0;
+	for (int j = 0; any_last && j < self->plan_n_last; ++j) {
+		const int s = self->plan_last[j];
+		last_out->ch[self->signal_ch[s]] = &self->last_value[s];
 	}
 	pulse_begin(self, out->ch[PENDULA_CH_FLIPS], out->ch[PENDULA_CH_SWINGS], n);
 	pendula_engine_run_events_last(self->engine, n, out, any_last ? last_out : NULL, events,
 	                               self);
-	for (int s = 0; s < self->n_signals; ++s)
-		out->ch[self->signal_ch[s]] = last_out->ch[self->signal_ch[s]] = NULL;
+	for (int j = 0; j < self->plan_n_write; ++j)
+		out->ch[self->signal_ch[self->plan_write[j]]] = NULL;
+	for (int j = 0; any_last && j < self->plan_n_last; ++j)
+		last_out->ch[self->signal_ch[self->plan_last[j]]] = NULL;
 	notes_chunk(self, n);
 	/* The last values are read at the end of the block only; before it,
 	 * only the outputs of absent bodies need work (zeros). */
-	if (!last && self->n_bodies_pushed >= self->angle_bodies) {
-		chunk_done(self, offset, n);
-		return;
+	for (int j = 0; j < self->plan_n_silent; ++j) {
+		const int s = self->plan_silent[j];
+		if (self->route_host[s])
+			memset(self->route_host[s] + offset, 0, n * sizeof(float));
+		if (self->route_scratch[s])
+			memset(self->chunk_signal[s], 0, n * sizeof(float));
+		self->signal_last[s] = 0.0f;
 	}
-	for (int s = 0; s < self->n_signals; ++s) {
-		if (is_silent_body(self, s)) {
-			if (self->route_host[s])
-				memset(self->route_host[s] + offset, 0, n * sizeof(float));
-			if (self->route_scratch[s])
-				memset(self->chunk_signal[s], 0, n * sizeof(float));
-			self->signal_last[s] = 0.0f;
-		} else if (self->route_host[s]) {
-			self->signal_last[s] = self->route_host[s][offset + n - 1];
-		} else if (self->route_scratch[s]) {
-			self->signal_last[s] = self->chunk_signal[s][n - 1];
-		} else if (last && self->route_last[s]) {
+	if (last) {
+		for (int j = 0; j < self->plan_n_write; ++j) {
+			const int s = self->plan_write[j];
+			self->signal_last[s] = self->route_host[s]
+			                           ? self->route_host[s][offset + n - 1]
+			                           : self->chunk_signal[s][n - 1];
+		}
+		for (int j = 0; j < self->plan_n_last; ++j) {
+			const int s = self->plan_last[j];
 			const int ch = self->signal_ch[s];
 			const int kind = ch == PENDULA_CH_SWINGS;
 			self->signal_last[s] =
