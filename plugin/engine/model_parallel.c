@@ -432,6 +432,13 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	}
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
+	/* The power of the non-conservative forces, by the step's quadrature
+	 * (at the last iteration's stage angles: they differ from the final
+	 * ones by far less than the tolerance matters for this). */
+	double work = 0.0;
+	for (int i = 0; i < S; ++i)
+		work += pendula_gauss_b[i] * power_at(sys, &tc[i], w[i], gx[i], gy[i], n);
+	pr->work = h * work;
 	pendula_gauss_finish(sys, s, h, pr, w, f, cm->lambda, extrapolated, learn, n);
 	return it * S;
 }
