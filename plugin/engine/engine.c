@@ -65,7 +65,15 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * and steps that span the snap jump by 1e-4 to 1e-2 (the energy drifted by
  * 2 % in 10 s before this check). */
 #define PENDULA_ENERGY_DEFECT 1e-7
-#define BURST_WORK            6000
+/* Budget carried over beyond one frame's share (32 frames' share at 48 kHz).
+ * A light bob's knee snap needs a burst of short steps within a few frames
+ * (the energy check takes the long ones again): with 6000 units 15 of
+ * bench_cap's 500 musical double settings, all of them snapping, reached
+ * the cap; with 48 000, 9 (and 10 chains instead of 13).  After
+ * frames that left budget unused, a block may so spend up to this much
+ * beyond its own share (about 0.25 ms on the 2-core VM); a setting that
+ * uses its whole share never has the burst. */
+#define BURST_WORK            48000
 /* A step level raised because a solve failed is kept for this many good
  * steps before it may relax by one level. */
 #define FLOOR_HOLD            256

@@ -465,6 +465,36 @@ int pendula_chaosman_step_base(const pendula_system *sys, pendula_state *s, doub
 	return pendula_chaosman_step(sys, s, h, pr);
 }
 
+/* The settings' step rules (small oscillations, damping, forcing) with the
+ * mass matrix at the angles q instead of its worst case over all angles
+ * (h_params): diag(R^-1) of the arrowhead R, s = R11 - sum a_k^2 C_k^2 / J_k.
+ * Near a straight knee (s small) the bound shrinks; a step that runs into
+ * one regardless fails the engine's energy check and is taken again. */
+static double settings_step_at(const pendula_system *sys, const double *q)
+{
+	const pendula_chaosman *cm = CM(sys);
+	const int n = sys->n;
+	trig_cache tc;
+	trig_fill(cm, q, &tc, n);
+	double s = cm->r11, t[PENDULA_MAX_BODIES];
+	for (int k = 1; k < n; ++k) {
+		t[k] = cm->a[k] * tc.ck[k] / cm->j[k];
+		s -= cm->a[k] * tc.ck[k] * t[k];
+	}
+	if (!(s > 1e-300))
+		return cm->h_params;
+	const pendula_forcing *f = &sys->force;
+	const double g_max = hypot(sys->g + f->accel_y, f->accel_x);
+	double omega2 = cm->lever[0] * g_max / s, damp = cm->lambda[0] / s;
+	for (int k = 1; k < n; ++k) {
+		const double inv = 1.0 / cm->j[k] + t[k] * t[k] / s;
+		omega2 += inv * cm->lever[k] * g_max;
+		damp += inv * cm->lambda[k];
+	}
+	const double h = pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp);
+	return h > cm->h_params ? h : cm->h_params;
+}
+
 double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm)
 {
 	const pendula_chaosman *cm = CM(sys);
@@ -517,7 +547,7 @@ double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_s
 		a_arm = fmax(a_arm, fabs(acc[k]));
 	}
 	const double W = fabs(qdot[0]) + w_arm, A = fabs(acc[0]) + a_arm;
-	return fmin(pendula_state_step(W, A, KAPPA_RATE, h_energy), cm->h_params);
+	return fmin(pendula_state_step(W, A, KAPPA_RATE, h_energy), settings_step_at(sys, s->q));
 }
 
 void pendula_chaosman_canonical(const pendula_system *sys, pendula_state *s, double *shift)
