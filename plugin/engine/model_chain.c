@@ -733,18 +733,51 @@ static double two_largest(const double *x, int n)
  * a_jk cos(th_j - th_k) thdot_j^2 of the linearised equations.)  As for
  * h_params, omega^2 <= trace(R^-1 K) <= sum_k (R^-1)_kk,max mu_k (g_max +
  * |a_k|). */
-static double chain_load_step(const pendula_system *sys, const double *qdot, const double *qddot)
+static double chain_load_step(const pendula_system *sys, const double *qdot, const double *qddot,
+                              const double *inv_r_diag)
 {
 	const pendula_chain *ch = CH(sys);
 	double omega2 = 0.0, hinge = 0.0;
 	for (int k = 0; k < sys->n; ++k) {
-		omega2 += ch->inv_r_diag_max[k] * ch->mu[k] * (ch->g_max + hinge);
+		omega2 += inv_r_diag[k] * ch->mu[k] * (ch->g_max + hinge);
 		hinge += ch->l[k] * (qdot[k] * qdot[k] + fabs(qddot[k]));
 	}
 	/* no load (g_max 0, at rest): no bound from here; infinite speeds give
 	 * 0 (the engine's smallest step); a NaN state is caught after the
 	 * step, as for every model */
 	return omega2 > 0.0 ? CHAIN_KAPPA_LOAD / sqrt(omega2) : pendula_scheme_h_max(sys);
+}
+
+/* diag(R^-1) at the angles q (one Cholesky factor, n solves). */
+static void inv_r_diag_at(const pendula_chain *ch, const double *q, double *out, const int n)
+{
+	trig_cache tc;
+	trig_fill(q, &tc, n);
+	double a[NMAX][NMAX], inv_d[NMAX];
+	const double zero[NMAX] = {0};
+	mass_matrix(ch, &tc, zero, a, n);
+	cholesky_factor(a, inv_d, n);
+	for (int k = 0; k < n; ++k) {
+		double e[NMAX] = {0}, x[NMAX];
+		e[k] = 1.0;
+		cholesky_apply(a, inv_d, e, x, n);
+		out[k] = x[k] > 0.0 ? x[k] : 0.0;
+	}
+}
+
+/* The settings' step rules (small oscillations, damping, forcing) with
+ * diag(R^-1) at the step's angles instead of its worst case over all
+ * angles (h_params, all links parallel), as the Chaos Man kernel does. */
+static double settings_step_at(const pendula_system *sys, const double *inv_r_diag)
+{
+	const pendula_chain *ch = CH(sys);
+	double omega2 = 0.0, damp = 0.0;
+	for (int k = 0; k < sys->n; ++k) {
+		omega2 += inv_r_diag[k] * ch->mu[k] * ch->g_max;
+		damp += inv_r_diag[k] * ch->lambda[k];
+	}
+	const double h = pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp);
+	return h > ch->h_params ? h : ch->h_params;
 }
 
 /* The step from the actual motion, as the Chaos Man kernel does: the
@@ -764,9 +797,12 @@ static double chain_step_bound_at(const pendula_system *sys, const pendula_state
 		memcpy(acc, qddot, sizeof(double) * (size_t)sys->n);
 	else
 		chain_accel(sys, s->q, qdot, s->phase_x, s->phase_y, acc);
+	double inv_r_diag[NMAX];
+	inv_r_diag_at(ch, s->q, inv_r_diag, sys->n);
 	const double W = two_largest(qdot, sys->n), A = two_largest(acc, sys->n);
-	const double h = fmin(pendula_state_step(W, A, chain_kappa(sys), h_energy), ch->h_params);
-	return sys->n <= 2 ? h : fmin(h, chain_load_step(sys, qdot, acc));
+	const double h = fmin(pendula_state_step(W, A, chain_kappa(sys), h_energy),
+	                      settings_step_at(sys, inv_r_diag));
+	return sys->n <= 2 ? h : fmin(h, chain_load_step(sys, qdot, acc, inv_r_diag));
 }
 
 static void chain_canonical(const pendula_system *sys, pendula_state *s, double *shift)
