@@ -1761,11 +1761,6 @@ void pendula_engine_last(const pendula_engine *e, pendula_frame *f)
 		*f = e->last;
 }
 
-void pendula_engine_keep_last(pendula_engine *e)
-{
-	materialize_last(e);
-}
-
 void pendula_engine_last_pose(const pendula_engine *e, pendula_frame *f)
 {
 	if (e->last_lazy) {

@@ -305,9 +305,6 @@ double pendula_frame_channel(const pendula_frame *f, int ch);
 void pendula_frame_coords(const pendula_system *sys, const pendula_frame *f, double *q);
 /* The last frame produced (for control outputs and UIs). */
 void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
-/* Evaluates the last frame now, once, so that the pendula_engine_last
- * calls until the next run copy it (otherwise each evaluates it again). */
-void pendula_engine_keep_last(pendula_engine *e);
 /* The fields of the last frame that a picture needs, and only those: what
  * pendula_frame_coords reads (theta; x, y and z too for a model that reads
  * its coordinates from them), the pivot, t and the energy, bit-equal to
