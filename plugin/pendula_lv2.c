@@ -168,15 +168,18 @@ typedef struct {
 	 * depend on the wiring.
 	 * If outputs overlap partially (never seen in a host), every output goes
 	 * through scratch and is copied, chunk by chunk, in table order. */
-	float *route_host[MAX_SIGNALS];    /* direct target, or NULL */
-	bool route_scratch[MAX_SIGNALS];   /* CC reads this signal from scratch */
-	bool route_last[MAX_SIGNALS];      /* its last value comes from last_value */
-	bool route_copy;                   /* partial overlap: scratch and copy all */
-	bool route_any_scratch;            /* route_copy or some route_scratch */
-	bool route_events;                 /* the outputs need the events (events_routed) */
-	bool cc_live;                      /* CC encoder runs: midi_out connected, a cc on */
-	bool cc_dirty;                     /* the CC settings must be given again */
-	void *routed_for[MAX_SIGNALS + 2]; /* the buffers and block size routed for */
+	float *route_host[MAX_SIGNALS];  /* direct target, or NULL */
+	bool route_scratch[MAX_SIGNALS]; /* CC reads this signal from scratch */
+	bool route_last[MAX_SIGNALS];    /* its last value comes from last_value */
+	bool route_copy;                 /* partial overlap: scratch and copy all */
+	bool route_any_scratch;          /* route_copy or some route_scratch */
+	bool route_events;               /* the outputs need the events (events_routed) */
+	bool cc_live;                    /* CC encoder runs: midi_out connected, a cc on */
+	bool cc_dirty;                   /* the CC settings must be given again */
+	/* The route holds until a buffer changes (connect_port), the CC
+	 * settings change (cc_configure) or the block size does. */
+	bool route_stale;
+	uint32_t routed_block; /* the block size it was made for */
 	/* The direct route (not route_copy) as short lists, so that a span
 	 * walks only the signals concerned (plan_build; for the bodies pushed
 	 * when it was built, plan_bodies): the signals the engine writes
@@ -609,7 +612,7 @@ static void cc_configure(Pendula *self)
 		    self->signal_cc[s] != P_NONE ? (int)self->control[self->signal_cc[s]] : -1,
 		    self->signal_map[s]);
 	self->cc_any = pendula_cc_any_enabled(&self->cc);
-	self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX; /* route again */
+	self->route_stale = true;
 }
 
 /* A generated MIDI message at a frame of the block, if it fits in the
@@ -943,21 +946,16 @@ static void plan_build(Pendula *self)
 static void route_outputs(Pendula *self, uint32_t n_samples)
 {
 	const bool cc_live = self->cc_any && self->port[P_MIDI_OUT] != NULL;
-	/* (a buffer that changes comes through connect_port, which asks for
-	 * a new route) */
-	if (cc_live == self->cc_live &&
-	    self->routed_for[MAX_SIGNALS] == (void *)(uintptr_t)n_samples &&
-	    self->routed_for[MAX_SIGNALS + 1] == self->port[P_MIDI_OUT])
+	if (!self->route_stale && cc_live == self->cc_live && self->routed_block == n_samples)
 		return;
 	if (cc_live && !self->cc_live)
 		pendula_cc_resend(&self->cc); /* the receiver may have missed them */
 	self->cc_live = cc_live;
-	self->routed_for[MAX_SIGNALS] = (void *)(uintptr_t)n_samples;
-	self->routed_for[MAX_SIGNALS + 1] = self->port[P_MIDI_OUT];
+	self->route_stale = false;
+	self->routed_block = n_samples;
 	self->route_copy = false;
 	for (int s = 0; s < self->n_signals; ++s) {
 		float *host = (float *)self->port[self->signal[s]];
-		self->routed_for[s] = host;
 		bool shadowed = false;
 		for (int t = 0; host && t < self->n_signals; ++t) {
 			const float *other = (const float *)self->port[self->signal[t]];
@@ -1330,7 +1328,7 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	}
 	self->restart_pending = true;
 	self->controls_changed = true;
-	self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX;
+	self->route_stale = true;
 	self->mirrors_stale = true;
 	signal_last_from_engine(self);
 	self->idpy = pendula_idpy_new(features, rate);
@@ -1348,7 +1346,7 @@ static void connect_port(LV2_Handle instance, uint32_t index, void *data)
 		                     : &self->control_default[id];
 		if (self->control_place[id] >= 0)
 			self->control_buf[self->control_place[id]] = (const float *)self->port[id];
-		self->routed_for[MAX_SIGNALS] = (void *)UINTPTR_MAX; /* route again */
+		self->route_stale = true; /* route again */
 		self->mirrors_stale = true;
 	}
 }

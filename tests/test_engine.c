@@ -462,6 +462,30 @@ static void test_knee_snap(void)
 	CU_ASSERT(st.restarts == 0);
 }
 
+/* The energy check measures a step's defect against the energy range, or
+ * against the energy itself once a torque has spun the motion far beyond
+ * it: at 10^6 times the range the energy's own rounding exceeds the
+ * budget, and an absolute check took 670 smooth steps again in the first
+ * second of this run (and slowed its simulated time by 2.5 over 8 s). */
+static void test_energy_check_spun_up(void)
+{
+	pendula_params p = double_params(0.01, 0.01, 0.1, 0.1);
+	p.sigma[0] = 100.0;
+	p.sigma[1] = -100.0;
+	pendula_engine *e = pendula_engine_new(48000.0, &p);
+	pendula_frame f;
+	for (long i = 0; i < 48000; ++i)
+		pendula_engine_tick(e, &f);
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	pendula_engine_free(e);
+	printf("  spun up to %.2g times the energy range in 1 s: %llu steps taken again\n",
+	       f.energy, (unsigned long long)st.retries);
+	CU_ASSERT(f.energy > 1e6); /* the case really spins up */
+	CU_ASSERT(st.retries == 0);
+	CU_ASSERT(st.restarts == 0);
+}
+
 /* Kapitza: upright with Dy^2 Wy^2 > 2 g I_O1 / (m1 c1), falls below. */
 static double kapitza_run(double freq)
 {
@@ -1188,6 +1212,7 @@ static CU_TestInfo engine_tests[] = {
     {"energy conservation, parallel N=4", test_energy_conservation_parallel},
     {"energy budget (damping, torque, forcing)", test_energy_budget},
     {"energy adds up through a knee snap (light bob, heavy bob)", test_knee_snap},
+    {"energy check of a motion spun far beyond its range", test_energy_check_spun_up},
     {"Kapitza threshold", test_kapitza},
     {"Mathieu parametric resonance", test_mathieu},
     {"model B reproduces model A", test_parallel_reproduces_double},

@@ -57,7 +57,8 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
 #define MAX_WORK_PER_SECOND   72000000
 /* A step whose energy change differs from the work its model reports
  * (pendula_predictor.work) by more than this fraction of the energy range
- * is taken again at half the length.  A smooth motion stays far below:
+ * (or of the energy, for a motion spun beyond the range, whose own rounding
+ * would otherwise exceed it) is taken again at half the length.  A smooth motion stays far below:
  * about 2e-9 at the peaks of the double pendulum's default run at 1/128 s,
  * 1e-8 for the roughest of 40 musical settings at their steps.  A motion
  * the step rules cannot see coming does not: a light bob between a heavy
@@ -798,7 +799,12 @@ static void next_step(pendula_engine *e)
 		if (finite && !feedback && e->pred.work == e->pred.work) {
 			const double defect = e->end_val[PENDULA_CH_ENERGY] - energy_now -
 			                      e->pred.work / e->sys.energy_range;
-			if (!(fabs(defect) <= PENDULA_ENERGY_DEFECT))
+			/* relative to the range, or to the energy itself once the
+			 * motion is spun far beyond it (where the energy's own
+			 * rounding would exceed the budget) */
+			const double scale =
+			    fmax(1.0, fmax(fabs(energy_now), fabs(e->end_val[PENDULA_CH_ENERGY])));
+			if (!(fabs(defect) <= PENDULA_ENERGY_DEFECT * scale))
 				e->pred.failed = 1;
 		}
 		if ((finite && !e->pred.failed) || e->level >= J_MAX)
@@ -1460,6 +1466,15 @@ static void fill_pose_at(const pendula_engine *e, double u, pendula_frame *f)
 		fill_directions(e, u, f);
 }
 
+/* The pivot at u of the current step (metres). */
+static void pivot_at(const pendula_engine *e, double u, double *x, double *y, double *z)
+{
+	const double tau = u * e->h;
+	pendula_pivot(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
+	              e->step_phase_y + e->sys.force.omega_y * tau, x, y);
+	*z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
+}
+
 static void fill_pose_fields(const pendula_engine *e, double u, pendula_frame *f)
 {
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
@@ -1468,11 +1483,8 @@ static void fill_pose_fields(const pendula_engine *e, double u, pendula_frame *f
 		                  ? pendula_wrap_angle(qpoly_value(e->qpoly[k], u))
 		                  : 0.0;
 	f->energy = poly_eval(e->poly[PENDULA_CH_ENERGY - PENDULA_CH_TIP_X], u);
-	const double tau = u * e->h;
-	pendula_pivot(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
-	              e->step_phase_y + e->sys.force.omega_y * tau, &f->pivot_x, &f->pivot_y);
+	pivot_at(e, u, &f->pivot_x, &f->pivot_y, &f->pivot_z);
 	f->t = e->st.t - (1.0 - u) * e->h;
-	f->pivot_z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
 }
 
 /* The x / y / z rows of the frame at u. */
@@ -1614,6 +1626,18 @@ static void span_list_of(const pendula_outputs *out, span_list *list)
 	list->n = n;
 }
 
+/* The range a channel without wrapping is clamped to (README.md): the
+ * energy [0, PENDULA_ENERGY_OUTPUT_MAX], every other [-1, 1]. */
+static inline float plain_lo(int ch)
+{
+	return ch == PENDULA_CH_ENERGY ? 0.0f : -1.0f;
+}
+
+static inline float plain_hi(int ch)
+{
+	return ch == PENDULA_CH_ENERGY ? PENDULA_ENERGY_OUTPUT_MAX : 1.0f;
+}
+
 /* One frame at u into the buffers of out listed in list (at offset `done`):
  * the writers' per-sample expressions without their loops and their SIMD
  * dispatch (the last values of outputs written nowhere else, a handful per
@@ -1647,11 +1671,8 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 			*buf = e->wrap[k] == WRAP_ONCE  ? angle_out(v)
 			       : e->wrap[k] == WRAP_ANY ? angle_out_any(v)
 			                                : pendula_flush_output(v);
-		} else if (ch == PENDULA_CH_ENERGY) {
-			*buf = clamp_output(cubic_at(e->fpoly[ch], u), 0.0f,
-			                    PENDULA_ENERGY_OUTPUT_MAX);
 		} else {
-			*buf = clamp_output(cubic_at(e->fpoly[ch], u), -1.0f, 1.0f);
+			*buf = clamp_output(cubic_at(e->fpoly[ch], u), plain_lo(ch), plain_hi(ch));
 		}
 	}
 }
@@ -1677,11 +1698,8 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 		const int k = ch - PENDULA_CH_THETA;
 		if (k >= 0 && k < PENDULA_MAX_BODIES)
 			write_quintic(buf, e->fpoly[ch], e->fhigh[k], e->wrap[k], u0, du, idx, m);
-		else if (ch == PENDULA_CH_ENERGY)
-			write_plain(buf, e->fpoly[ch], u0, du, idx, m, 0.0f,
-			            PENDULA_ENERGY_OUTPUT_MAX);
 		else
-			write_plain(buf, e->fpoly[ch], u0, du, idx, m, -1.0f, 1.0f);
+			write_plain(buf, e->fpoly[ch], u0, du, idx, m, plain_lo(ch), plain_hi(ch));
 	}
 }
 
@@ -1789,11 +1807,7 @@ void pendula_engine_last_pivot(const pendula_engine *e, double *x, double *y, do
 		*z = e->last.pivot_z;
 		return;
 	}
-	/* as fill_pose_at */
-	const double tau = e->last_u * e->h;
-	pendula_pivot(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
-	              e->step_phase_y + e->sys.force.omega_y * tau, x, y);
-	*z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
+	pivot_at(e, e->last_u, x, y, z);
 }
 
 double pendula_engine_lost_time(const pendula_engine *e)

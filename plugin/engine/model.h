@@ -434,15 +434,22 @@ pendula_gauss_stage_force(const double f[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIE
 }
 
 /* The end of the step from the solved stages: th1 = th0 + h sum b_i W_i,
- * p1 = p0 + h sum b_i (f_i - Lambda W_i); the stages join the predictor,
- * and the phases and t advance. */
+ * p1 = p0 + h sum b_i (f_i - Lambda W_i); the work of the non-conservative
+ * forces, h sum b_i power_i (power_i: their power at stage i, the step's
+ * own quadrature, for the engine's energy check); the stages join the
+ * predictor, and the phases and t advance. */
 static inline __attribute__((always_inline)) void
 pendula_gauss_finish(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
                      const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
                      const double f[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], const double *lambda,
+                     const double power[PENDULA_GAUSS_STAGES],
                      const double extrapolated[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
                      const int learn[PENDULA_GAUSS_STAGES], const int n)
 {
+	double work = 0.0;
+	for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i)
+		work += pendula_gauss_b[i] * power[i];
+	pr->work = h * work;
 	for (int k = 0; k < n; ++k) {
 		double dq = 0.0, dp = 0.0;
 		for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {

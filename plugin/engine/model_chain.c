@@ -142,6 +142,21 @@ cholesky_solve(double a[NMAX][NMAX], const double *y, double *x, const int n)
 /* ------------------------------------------------------------------------ */
 /* Settings                                                                 */
 
+/* The settings' step rules (small oscillations, damping, forcing) for
+ * diag(R^-1) = inv: K is diagonal (g mu_k cos th_k), so the largest
+ * normal-mode omega^2 is at most trace(R^-1 K) <= g_max sum mu_k
+ * (R^-1)_kk. */
+static double settings_step_for(const pendula_system *sys, const double *inv)
+{
+	const pendula_chain *ch = CH(sys);
+	double omega2 = 0.0, damp = 0.0;
+	for (int k = 0; k < sys->n; ++k) {
+		omega2 += inv[k] * ch->mu[k] * ch->g_max;
+		damp += inv[k] * ch->lambda[k];
+	}
+	return pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp);
+}
+
 static void chain_derive(pendula_system *sys, const pendula_params *p)
 {
 	pendula_chain *ch = PENDULA_MODEL_PART(pendula_chain, sys);
@@ -230,15 +245,9 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	 * diagonal (g mu_k cos th_k), so the largest normal-mode omega^2 is at
 	 * most trace(R^-1 K) <= g_max sum mu_k (R^-1)_kk,max. */
 	const pendula_forcing *f = &sys->force;
-	const double g_max = hypot(g + f->accel_y, f->accel_x);
-	double omega2 = 0.0, damp = 0.0;
-	for (int k = 0; k < n; ++k) {
-		omega2 += ch->inv_r_diag_max[k] * ch->mu[k] * g_max;
-		damp += ch->inv_r_diag_max[k] * ch->lambda[k];
-	}
-	ch->g_max = g_max;
+	ch->g_max = hypot(g + f->accel_y, f->accel_x);
 	sys->min_level = PENDULA_LEVEL_GAUSS;
-	ch->h_params = pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp);
+	ch->h_params = settings_step_for(sys, ch->inv_r_diag_max);
 }
 
 static void chain_initial(const pendula_system *sys, const pendula_params *p, int from, double *q,
@@ -633,13 +642,13 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	}
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
-	/* the power of the non-conservative forces, by the step's quadrature
-	 * (model_parallel.c) */
-	double work = 0.0;
+	/* the power of the non-conservative forces at each stage (at the last
+	 * iteration's stage angles: they differ from the final ones by far
+	 * less than the energy check looks at) */
+	double power[S];
 	for (int i = 0; i < S; ++i)
-		work += pendula_gauss_b[i] * power_at(sys, &tc[i], w[i], gx[i], gy[i], n);
-	pr->work = h * work;
-	pendula_gauss_finish(sys, s, h, pr, w, f, ch->lambda, extrapolated, learn, n);
+		power[i] = power_at(sys, &tc[i], w[i], gx[i], gy[i], n);
+	pendula_gauss_finish(sys, s, h, pr, w, f, ch->lambda, power, extrapolated, learn, n);
 	return it * S;
 }
 
@@ -770,14 +779,8 @@ static void inv_r_diag_at(const pendula_chain *ch, const double *q, double *out,
  * angles (h_params, all links parallel), as the Chaos Man kernel does. */
 static double settings_step_at(const pendula_system *sys, const double *inv_r_diag)
 {
-	const pendula_chain *ch = CH(sys);
-	double omega2 = 0.0, damp = 0.0;
-	for (int k = 0; k < sys->n; ++k) {
-		omega2 += inv_r_diag[k] * ch->mu[k] * ch->g_max;
-		damp += inv_r_diag[k] * ch->lambda[k];
-	}
-	const double h = pendula_settings_step(sys, sqrt(omega2), CHAIN_KAPPA, damp);
-	return h > ch->h_params ? h : ch->h_params;
+	const double h = settings_step_for(sys, inv_r_diag), h_params = CH(sys)->h_params;
+	return h > h_params ? h : h_params;
 }
 
 /* The step from the actual motion, as the Chaos Man kernel does: the

@@ -49,6 +49,43 @@ _Static_assert(sizeof(pendula_chaosman) <= PENDULA_SYSTEM_BYTES, "model constant
 /* ------------------------------------------------------------------------ */
 /* Settings                                                                 */
 
+/* diag(R^-1) of the arrowhead mass matrix, R_11 = r11, R_1k = a_k C_k, R_kk =
+ * J_k: with s = R_11 - sum (a_k C_k)^2 / J_k (floored at 1e-300),
+ * (R^-1)_11 = 1 / s and (R^-1)_kk = 1 / J_k + (a_k C_k / J_k)^2 / s.  C the
+ * C_k at some angles, or NULL for |C_k| = 1: the largest over all angles. */
+static void inv_r_diag(const pendula_chaosman *cm, int n, const double *C, double *inv)
+{
+	double s = cm->r11;
+	for (int k = 1; k < n; ++k) {
+		const double ac = C ? cm->a[k] * C[k] : cm->a[k];
+		s -= ac * ac / cm->j[k];
+	}
+	if (!(s > 1e-300))
+		s = 1e-300;
+	inv[0] = 1.0 / s;
+	for (int k = 1; k < n; ++k) {
+		const double q = (C ? cm->a[k] * C[k] : cm->a[k]) / cm->j[k];
+		inv[k] = 1.0 / cm->j[k] + q * q / s;
+	}
+}
+
+/* The settings' step rules (small oscillations, damping, forcing) for
+ * diag(R^-1) = inv: K is diagonal at equilibrium (U is separable in the
+ * angles), so the largest normal-mode omega^2 <= trace(R^-1 K), with the
+ * peak effective gravity of the forcing. */
+static double settings_step_for(const pendula_system *sys, const double *inv)
+{
+	const pendula_chaosman *cm = CM(sys);
+	const pendula_forcing *f = &sys->force;
+	const double g_max = hypot(sys->g + f->accel_y, f->accel_x);
+	double omega2 = 0.0, damp = 0.0;
+	for (int k = 0; k < sys->n; ++k) {
+		omega2 += inv[k] * cm->lever[k] * g_max;
+		damp += inv[k] * cm->lambda[k];
+	}
+	return pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp);
+}
+
 static void parallel_derive(pendula_system *sys, const pendula_params *p)
 {
 	pendula_chaosman *cm = PENDULA_MODEL_PART(pendula_chaosman, sys);
@@ -118,29 +155,9 @@ void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, doubl
 
 	/* Bounds on diag(R^-1) over all angles (worst case |C_k| = 1):
 	 * s = R11 - sum a_k^2 / J_k = I_O1 + sum m_k b_k^2 I_Gk / J_k > 0. */
-	double s = cm->r11;
-	for (int k = 1; k < sys->n; ++k)
-		s -= cm->a[k] * cm->a[k] / cm->j[k];
-	if (!(s > 1e-300))
-		s = 1e-300;
-	cm->inv_r_diag_max[0] = 1.0 / s;
-	for (int k = 1; k < sys->n; ++k) {
-		const double q = cm->a[k] / cm->j[k];
-		cm->inv_r_diag_max[k] = 1.0 / cm->j[k] + q * q / s;
-	}
-
-	/* Stiffness rates that do not depend on the state (1/s). */
-	const pendula_forcing *f = &sys->force;
-	const double g_max = hypot(g + f->accel_y, f->accel_x);
-	double omega2 = 0.0, damp = 0.0;
-	for (int k = 0; k < sys->n; ++k) {
-		/* K is diagonal at equilibrium (U is separable in the angles),
-		 * so the largest normal-mode omega^2 <= trace(R^-1 K). */
-		omega2 += cm->inv_r_diag_max[k] * cm->lever[k] * g_max;
-		damp += cm->inv_r_diag_max[k] * cm->lambda[k];
-	}
+	inv_r_diag(cm, sys->n, NULL, cm->inv_r_diag_max);
 	sys->min_level = PENDULA_LEVEL_GAUSS;
-	cm->h_params = pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp);
+	cm->h_params = settings_step_for(sys, cm->inv_r_diag_max);
 }
 
 void pendula_chaosman_initial(const pendula_system *sys, const pendula_params *p, int from,
@@ -432,14 +449,13 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	}
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
-	/* The power of the non-conservative forces, by the step's quadrature
-	 * (at the last iteration's stage angles: they differ from the final
-	 * ones by far less than the tolerance matters for this). */
-	double work = 0.0;
+	/* the power of the non-conservative forces at each stage (at the last
+	 * iteration's stage angles: they differ from the final ones by far
+	 * less than the energy check looks at) */
+	double power[S];
 	for (int i = 0; i < S; ++i)
-		work += pendula_gauss_b[i] * power_at(sys, &tc[i], w[i], gx[i], gy[i], n);
-	pr->work = h * work;
-	pendula_gauss_finish(sys, s, h, pr, w, f, cm->lambda, extrapolated, learn, n);
+		power[i] = power_at(sys, &tc[i], w[i], gx[i], gy[i], n);
+	pendula_gauss_finish(sys, s, h, pr, w, f, cm->lambda, power, extrapolated, learn, n);
 	return it * S;
 }
 
@@ -467,31 +483,17 @@ int pendula_chaosman_step_base(const pendula_system *sys, pendula_state *s, doub
 
 /* The settings' step rules (small oscillations, damping, forcing) with the
  * mass matrix at the angles q instead of its worst case over all angles
- * (h_params): diag(R^-1) of the arrowhead R, s = R11 - sum a_k^2 C_k^2 / J_k.
- * Near a straight knee (s small) the bound shrinks; a step that runs into
+ * (h_params).  Near a straight knee (s of inv_r_diag small) the bound
+ * shrinks; a step that runs into
  * one regardless fails the engine's energy check and is taken again. */
 static double settings_step_at(const pendula_system *sys, const double *q)
 {
 	const pendula_chaosman *cm = CM(sys);
-	const int n = sys->n;
 	trig_cache tc;
-	trig_fill(cm, q, &tc, n);
-	double s = cm->r11, t[PENDULA_MAX_BODIES];
-	for (int k = 1; k < n; ++k) {
-		t[k] = cm->a[k] * tc.ck[k] / cm->j[k];
-		s -= cm->a[k] * tc.ck[k] * t[k];
-	}
-	if (!(s > 1e-300))
-		return cm->h_params;
-	const pendula_forcing *f = &sys->force;
-	const double g_max = hypot(sys->g + f->accel_y, f->accel_x);
-	double omega2 = cm->lever[0] * g_max / s, damp = cm->lambda[0] / s;
-	for (int k = 1; k < n; ++k) {
-		const double inv = 1.0 / cm->j[k] + t[k] * t[k] / s;
-		omega2 += inv * cm->lever[k] * g_max;
-		damp += inv * cm->lambda[k];
-	}
-	const double h = pendula_settings_step(sys, sqrt(omega2), KAPPA_NAT, damp);
+	trig_fill(cm, q, &tc, sys->n);
+	double inv[PENDULA_MAX_BODIES];
+	inv_r_diag(cm, sys->n, tc.ck, inv);
+	const double h = settings_step_for(sys, inv);
 	return h > cm->h_params ? h : cm->h_params;
 }
 
