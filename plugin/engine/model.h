@@ -471,16 +471,31 @@ pendula_gauss_finish(const pendula_system *sys, pendula_state *s, double h, pend
  * same energy error at twice the step, so fewer solves per second of
  * simulated time; and the one negative stage is short (-0.66 h rather than
  * -1.70 h), which keeps implicitly damped stages well inside their stable
- * range.  A model's step() calls it with its own base step, which inlines. */
+ * range.  A model's step() calls it with its own base step, which inlines.
+ *
+ * The work of the non-conservative forces (pendula_predictor.work, for the
+ * engine's energy check): each base step adds the trapezoidal rule of their
+ * power, h_j/2 (P(start of stage j) + P(end of stage j)), from the model's
+ * power at a state (power, NULL: no work reported).  Appended to a
+ * symmetric base step, the trapezoidal rule keeps the step of the extended
+ * system (q, p, W) with W' = P symmetric (run backwards it subtracts the
+ * same two powers), so the composition raises it to 4th order with the
+ * rest: the reported work is as accurate as the energy it is compared
+ * with, not 2nd order (a damped motion would then fail the check for its
+ * quadrature error alone).  Six powers per step: a stage's end is the next
+ * one's start. */
 #define PENDULA_SUZUKI_G1 0.41449077179437573714
 #define PENDULA_SUZUKI_G2 -0.65796308717750294856
 
 typedef int (*pendula_base_step)(const pendula_system *sys, pendula_state *s, double h,
                                  pendula_predictor *pr, const int n);
+/* The power of the non-conservative forces (the damping, torques and the
+ * forcing) at a state, at its time and forcing phases, in W. */
+typedef double (*pendula_state_power)(const pendula_system *sys, const pendula_state *s);
 
 static inline __attribute__((always_inline)) int
 pendula_compose_suzuki(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
-                       const int n, const pendula_base_step base)
+                       const int n, const pendula_base_step base, const pendula_state_power power)
 {
 	static const double stage[PENDULA_MAX_STAGES] = {PENDULA_SUZUKI_G1, PENDULA_SUZUKI_G1,
 	                                                 PENDULA_SUZUKI_G2, PENDULA_SUZUKI_G1,
@@ -490,11 +505,19 @@ pendula_compose_suzuki(const pendula_system *sys, pendula_state *s, double h, pe
 		pr->stage_h = h;
 	}
 	int it = 0;
+	double p_start = power ? power(sys, s) : 0.0, work = 0.0;
 	for (int j = 0; j < PENDULA_MAX_STAGES; ++j) {
 		pr->stage = j;
 		it += base(sys, s, stage[j] * h, pr, n);
+		if (power) {
+			const double p_end = power(sys, s);
+			work += stage[j] * (p_start + p_end);
+			p_start = p_end;
+		}
 	}
 	pr->stage = -1;
+	if (power)
+		pr->work = 0.5 * h * work;
 	return it;
 }
 

@@ -348,9 +348,11 @@ static int base_for_suzuki(const pendula_system *sys, pendula_state *s, double h
 	return bead_step_base(sys, s, h, pr);
 }
 
+static double state_power(const pendula_system *sys, const pendula_state *s);
+
 static int bead_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr)
 {
-	return pendula_compose_suzuki(sys, s, h, pr, 1, base_for_suzuki);
+	return pendula_compose_suzuki(sys, s, h, pr, 1, base_for_suzuki, state_power);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -437,6 +439,18 @@ static double power_at(const pendula_system *sys, const double *q, const double 
 		pw += mu * g_t;
 	}
 	return pw;
+}
+
+/* The power at a state, at its time (the work the composed step reports):
+ * v = p / m. */
+static double state_power(const pendula_system *sys, const pendula_state *s)
+{
+	const bead_model *bm = BM(sys);
+	double g3[3], v[3];
+	for (int i = 0; i < 3; ++i)
+		v[i] = s->p[i] * bm->inv_m;
+	pendula_effective_gravity_at(sys, s, g3);
+	return power_at(sys, s->q, v, g3, s->t);
 }
 
 static double bead_power(const pendula_system *sys, const double *q, const double *qdot,

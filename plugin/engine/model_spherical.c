@@ -482,18 +482,20 @@ SPHERICAL_RATTLE_N(2)
 SPHERICAL_RATTLE_N(3)
 SPHERICAL_RATTLE_N(4)
 
+static double state_power(const pendula_system *sys, const pendula_state *s);
+
 static int spherical_step(const pendula_system *sys, pendula_state *s, double h,
                           pendula_predictor *pr)
 {
 	switch (sys->n) {
 	case 1:
-		return pendula_compose_suzuki(sys, s, h, pr, 1, base_1);
+		return pendula_compose_suzuki(sys, s, h, pr, 1, base_1, state_power);
 	case 2:
-		return pendula_compose_suzuki(sys, s, h, pr, 2, base_2);
+		return pendula_compose_suzuki(sys, s, h, pr, 2, base_2, state_power);
 	case 3:
-		return pendula_compose_suzuki(sys, s, h, pr, 3, base_3);
+		return pendula_compose_suzuki(sys, s, h, pr, 3, base_3, state_power);
 	default:
-		return pendula_compose_suzuki(sys, s, h, pr, 4, base_4);
+		return pendula_compose_suzuki(sys, s, h, pr, 4, base_4, state_power);
 	}
 }
 
@@ -596,6 +598,17 @@ static double power_with(const pendula_system *sys, const double *q, const doubl
 	for (int i = 0; i < sys->dof; ++i)
 		pw += f[i] * qdot[i];
 	return pw;
+}
+
+/* The power at a state (the work the composed step reports): v = p / m. */
+static double state_power(const pendula_system *sys, const pendula_state *s)
+{
+	const spherical_model *sm = SM(sys);
+	double g3[3], v[3 * NL];
+	for (int i = 0; i < sys->dof; ++i)
+		v[i] = s->p[i] * sm->inv_m3[i];
+	pendula_effective_gravity_at(sys, s, g3);
+	return power_with(sys, s->q, v, g3);
 }
 
 static double spherical_power(const pendula_system *sys, const double *q, const double *qdot,
