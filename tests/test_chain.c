@@ -13,6 +13,7 @@
  * closed forms of the 3-bob chain and the 2-rod chain.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "model.h" /* the model's jerk */
 #include "pendula_engine.h"
 #include "test_common.h"
 #include "ports.h"
@@ -621,7 +622,7 @@ static double rand_in(double lo, double hi)
 static void test_accelerations_independent(void)
 {
 	srand(4242);
-	double worst = 0.0, worst_energy = 0.0, worst_power = 0.0;
+	double worst = 0.0, worst_energy = 0.0, worst_power = 0.0, worst_jerk = 0.0;
 	for (int trial = 0; trial < 300; ++trial) {
 		pendula_params p = chain_params(1 + trial % 6, trial % 3);
 		for (int k = 0; k < NL; ++k) {
@@ -653,6 +654,39 @@ static void test_accelerations_independent(void)
 			scale += fabs(ref[k]);
 		for (int k = 0; k < r.n; ++k)
 			worst = fmax(worst, fabs(acc[k] - ref[k]) / scale);
+		/* the third derivative the output interpolant uses, against the
+		 * time derivative of the accelerations along the motion: central
+		 * differences at eps and eps/2 with Richardson's extrapolation
+		 * (truncation O(eps^4), though forcing at 20 Hz changes fast;
+		 * rounding about 1e-11) */
+		double jerk[NL];
+		pendula_state st;
+		memset(&st, 0, sizeof(st));
+		memcpy(st.q, th, sizeof(th));
+		st.phase_x = r.wx * t;
+		st.phase_y = r.wy * t;
+		sys.ops->jerk(&sys, &st, w, acc, jerk);
+		double diff[2][NL];
+		for (int e = 0; e < 2; ++e) {
+			const double eps = e ? 5e-5 : 1e-4;
+			double qa[NL], wa[NL], qb[NL], wb[NL], aa[NL], ab[NL];
+			for (int k = 0; k < r.n; ++k) {
+				qa[k] = th[k] + eps * w[k];
+				wa[k] = w[k] + eps * acc[k];
+				qb[k] = th[k] - eps * w[k];
+				wb[k] = w[k] - eps * acc[k];
+			}
+			pendula_accel(&sys, qa, wa, r.wx * (t + eps), r.wy * (t + eps), aa);
+			pendula_accel(&sys, qb, wb, r.wx * (t - eps), r.wy * (t - eps), ab);
+			for (int k = 0; k < r.n; ++k)
+				diff[e][k] = (aa[k] - ab[k]) / (2 * eps);
+		}
+		double jscale = 1.0;
+		for (int k = 0; k < r.n; ++k)
+			jscale += fabs(jerk[k]);
+		for (int k = 0; k < r.n; ++k)
+			worst_jerk = fmax(
+			    worst_jerk, fabs(jerk[k] - (4 * diff[1][k] - diff[0][k]) / 3) / jscale);
 		/* energy and power against the reference too */
 		const double e_ref = ref_energy(&r, th, w);
 		worst_energy = fmax(worst_energy, fabs(pendula_energy(&sys, th, w) - e_ref) /
@@ -670,9 +704,11 @@ static void test_accelerations_independent(void)
 	}
 	printf(
 	    "\n  300 random states, N = 1..6, all shapes, damping, torque, forcing: max relative "
-	    "difference of the accelerations %.2e, energy %.2e, power %.2e",
-	    worst, worst_energy, worst_power);
+	    "difference of the accelerations %.2e, energy %.2e, power %.2e; jerk against the "
+	    "accelerations' time difference %.2e",
+	    worst, worst_energy, worst_power, worst_jerk);
 	CU_ASSERT(worst < 1e-6); /* finite differences in the reference */
+	CU_ASSERT(worst_jerk < 1e-7);
 	CU_ASSERT(worst_energy < 1e-12);
 	CU_ASSERT(worst_power < 1e-12);
 }

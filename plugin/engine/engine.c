@@ -673,6 +673,12 @@ static void angle_jerk(const pendula_engine *e, const double *accel, double *jer
 	const pendula_system *sys = &e->sys;
 	if (sys->ops->velocity_outputs != PENDULA_VEL_ANGLE)
 		return;
+	if (sys->ops->jerk) {
+		sys->ops->jerk(sys, &e->st, e->qdot, accel, jerk);
+		for (int k = 0; k < sys->n; ++k)
+			jerk[k] = isfinite(jerk[k]) ? jerk[k] : 0.0;
+		return;
+	}
 	const double eps = 0x1p-17;
 	const int n = sys->n;
 	double qa[PENDULA_MAX_DOF] = {0}, wa[PENDULA_MAX_DOF] = {0};

@@ -258,6 +258,13 @@ struct pendula_model_ops {
 	void (*pose3)(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
 	              pendula_pose *pose);
 
+	/* The angles' third derivative at the state (velocities qdot,
+	 * accelerations qddot), for the output interpolant of an angle model.
+	 * Default: the central difference of accel() (engine.c, angle_jerk),
+	 * two evaluations with their own factorisations. */
+	void (*jerk)(const pendula_system *sys, const pendula_state *s, const double *qdot,
+	             const double *qddot, double *jerk);
+
 	/* Coordinates q from a frame's channels.  Default: q[k] = theta[k]. */
 	void (*coords)(const pendula_system *sys, const pendula_frame *f, double *q);
 

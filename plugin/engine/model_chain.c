@@ -378,6 +378,49 @@ static void chain_accel(const pendula_system *sys, const double *q, const double
 	accel_at(CH(sys), &tc, qdot, gx, gy, acc, sys->n);
 }
 
+/* The third derivative of the angles: differentiating R thddot = rhs,
+ *   R thdddot = d(rhs)/dt - Rdot thddot,
+ *   d(rhs_j)/dt = mu_j (g'x cos th_j + g'y sin th_j + w_j (gy cos th_j - gx sin th_j))
+ *                 - lambda_j thddot_j - sum_{k != j} a_jk [cos(th_j - th_k) (w_j - w_k) w_k^2
+ *                                                      + 2 sin(th_j - th_k) w_k thddot_k],
+ *   (Rdot thddot)_j = -sum_{k != j} a_jk sin(th_j - th_k) (w_j - w_k) thddot_k,
+ * g' the rate of change of the effective gravity (model.h: gx = A_x sin
+ * phase_x, gy = -g + A_y cos phase_y).  One factorisation of R where the
+ * central difference of chain_accel takes two. */
+static void chain_jerk(const pendula_system *sys, const pendula_state *s, const double *w,
+                       const double *acc, double *jerk)
+{
+	const pendula_chain *ch = CH(sys);
+	const int n = sys->n;
+	trig_cache tc;
+	trig_fill(s->q, &tc, n);
+	double gx, gy, dgx = 0.0, dgy = 0.0;
+	pendula_effective_gravity(sys, s->phase_x, s->phase_y, &gx, &gy);
+	if (sys->force.accel_x > 0.0)
+		dgx = sys->force.accel_x * sys->force.omega_x * cos(s->phase_x);
+	if (sys->force.accel_y > 0.0)
+		dgy = -sys->force.accel_y * sys->force.omega_y * sin(s->phase_y);
+	double b[NMAX];
+	for (int j = 0; j < n; ++j)
+		b[j] = ch->mu[j] *
+		           (dgx * tc.c[j] + dgy * tc.s[j] + w[j] * (gy * tc.c[j] - gx * tc.s[j])) -
+		       ch->lambda[j] * acc[j];
+	for (int j = 0; j < n; ++j)
+		for (int k = j + 1; k < n; ++k) {
+			/* the pair (j, k) with sin(th_j - th_k) = sd, and (k, j) with -sd */
+			const double ajk = coupling(ch, j, k), cd = tc.cd[j][k], sd = tc.sd[j][k];
+			const double dw = w[j] - w[k];
+			b[j] -= ajk * (cd * dw * w[k] * w[k] + 2.0 * sd * w[k] * acc[k] -
+			               sd * dw * acc[k]);
+			b[k] -= ajk * (-cd * dw * w[j] * w[j] - 2.0 * sd * w[j] * acc[j] -
+			               sd * dw * acc[j]);
+		}
+	double a[NMAX][NMAX];
+	const double zero[NMAX] = {0};
+	mass_matrix(ch, &tc, zero, a, n);
+	cholesky_solve(a, b, jerk, n);
+}
+
 static inline double energy_at(const pendula_system *sys, const trig_cache *tc, const double *w,
                                const int n)
 {
@@ -950,4 +993,5 @@ const pendula_model_ops pendula_model_chain = {
     .canonical = chain_canonical,
     .measure = chain_measure,
     .pose = chain_pose,
+    .jerk = chain_jerk,
 };
