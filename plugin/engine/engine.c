@@ -428,11 +428,16 @@ static void angle_directions(const pendula_system *sys, double *val, double *der
 
 /* The model's values and derivatives of every channel at the state (the
  * channels it lacks are 0). */
-static void measure_all(pendula_engine *e, double *val, double *der)
+/* The channels at the state; the angles' jerk too when the model measures
+ * it (else angle_jerk computes it). */
+static void measure_all(pendula_engine *e, double *val, double *der, double *jerk)
 {
 	memset(val, 0, sizeof(double) * PENDULA_N_CH_ALL);
 	memset(der, 0, sizeof(double) * PENDULA_N_CH_ALL);
-	e->sys.ops->measure(&e->sys, &e->st, e->qdot, val, der);
+	if (e->sys.ops->measure_jerk)
+		e->sys.ops->measure_jerk(&e->sys, &e->st, e->qdot, val, der, jerk);
+	else
+		e->sys.ops->measure(&e->sys, &e->st, e->qdot, val, der);
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE)
 		angle_directions(&e->sys, val, der);
 }
@@ -669,16 +674,16 @@ static int all_finite(const double *a, const double *b)
  * Other models: zeros (their angle rows are unused). */
 static void angle_jerk(const pendula_engine *e, const double *accel, double *jerk)
 {
-	memset(jerk, 0, sizeof(double) * PENDULA_MAX_BODIES);
 	const pendula_system *sys = &e->sys;
-	if (sys->ops->velocity_outputs != PENDULA_VEL_ANGLE)
-		return;
-	if (sys->ops->jerk) {
-		sys->ops->jerk(sys, &e->st, e->qdot, accel, jerk);
-		for (int k = 0; k < sys->n; ++k)
-			jerk[k] = isfinite(jerk[k]) ? jerk[k] : 0.0;
+	if (sys->ops->measure_jerk && sys->ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+		/* measured with the state (measure_all) */
+		for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+			jerk[k] = k < sys->n && isfinite(jerk[k]) ? jerk[k] : 0.0;
 		return;
 	}
+	memset(jerk, 0, sizeof(double) * PENDULA_MAX_BODIES);
+	if (sys->ops->velocity_outputs != PENDULA_VEL_ANGLE)
+		return;
 	const double eps = 0x1p-17;
 	const int n = sys->n;
 	double qa[PENDULA_MAX_DOF] = {0}, wa[PENDULA_MAX_DOF] = {0};
@@ -797,7 +802,7 @@ static void next_step(pendula_engine *e)
 			e->st.q[k] = pendula_flush(e->st.q[k]);
 			e->st.p[k] = pendula_flush(e->st.p[k]);
 		}
-		measure_all(e, e->end_val, e->end_der);
+		measure_all(e, e->end_val, e->end_der, e->end_jerk);
 		finite = all_finite(e->end_val, e->end_der);
 		/* The energy must add up: its change is the work the model says
 		 * the non-conservative forces did (the feedback's kicks come on
@@ -847,6 +852,7 @@ static void next_step(pendula_engine *e)
 		memset(e->qdot, 0, sizeof(e->qdot));
 		memset(e->end_val, 0, sizeof(e->end_val));
 		memset(e->end_der, 0, sizeof(e->end_der));
+		memset(e->end_jerk, 0, sizeof(e->end_jerk));
 		memset(start_val, 0, sizeof(start_val));
 		memset(start_der, 0, sizeof(start_der));
 		memset(start_jerk, 0, sizeof(start_jerk));
@@ -958,7 +964,7 @@ static void restart(pendula_engine *e)
 	e->floor_good = 0;
 	e->credit = 0;
 	e->h = PENDULA_H_MAX;
-	measure_all(e, e->end_val, e->end_der);
+	measure_all(e, e->end_val, e->end_der, e->end_jerk);
 	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
 	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY], NULL);
 	e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);

@@ -258,12 +258,13 @@ struct pendula_model_ops {
 	void (*pose3)(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
 	              pendula_pose *pose);
 
-	/* The angles' third derivative at the state (velocities qdot,
-	 * accelerations qddot), for the output interpolant of an angle model.
-	 * Default: the central difference of accel() (engine.c, angle_jerk),
-	 * two evaluations with their own factorisations. */
-	void (*jerk)(const pendula_system *sys, const pendula_state *s, const double *qdot,
-	             const double *qddot, double *jerk);
+	/* measure(), and the angles' third derivative at the state in jerk
+	 * (for the output interpolant of an angle model), in one pass that
+	 * shares the model's factorisations.  When given, the engine calls it
+	 * instead of measure() at the end of each step.  Default: the central
+	 * difference of accel() (engine.c, angle_jerk), two more evaluations. */
+	void (*measure_jerk)(const pendula_system *sys, const pendula_state *s, double *qdot,
+	                     double *val, double *der, double *jerk);
 
 	/* Coordinates q from a frame's channels.  Default: q[k] = theta[k]. */
 	void (*coords)(const pendula_system *sys, const pendula_frame *f, double *q);

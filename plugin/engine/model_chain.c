@@ -385,40 +385,34 @@ static void chain_accel(const pendula_system *sys, const double *q, const double
  *                                                      + 2 sin(th_j - th_k) w_k thddot_k],
  *   (Rdot thddot)_j = -sum_{k != j} a_jk sin(th_j - th_k) (w_j - w_k) thddot_k,
  * g' the rate of change of the effective gravity (model.h: gx = A_x sin
- * phase_x, gy = -g + A_y cos phase_y).  One factorisation of R where the
- * central difference of chain_accel takes two. */
-static void chain_jerk(const pendula_system *sys, const pendula_state *s, const double *w,
-                       const double *acc, double *jerk)
+ * phase_x, gy = -g + A_y cos phase_y).  This is the right-hand side b;
+ * chain_measure_jerk solves R thdddot = b with the factor of R it already
+ * has, where the engine's central difference of chain_accel would take two
+ * more factorisations. */
+static inline void jerk_rhs(const pendula_system *sys, const pendula_state *s, const trig_cache *tc,
+                            const double *w, const double *acc, double gx, double gy, double *b,
+                            const int n)
 {
 	const pendula_chain *ch = CH(sys);
-	const int n = sys->n;
-	trig_cache tc;
-	trig_fill(s->q, &tc, n);
-	double gx, gy, dgx = 0.0, dgy = 0.0;
-	pendula_effective_gravity(sys, s->phase_x, s->phase_y, &gx, &gy);
+	double dgx = 0.0, dgy = 0.0;
 	if (sys->force.accel_x > 0.0)
 		dgx = sys->force.accel_x * sys->force.omega_x * cos(s->phase_x);
 	if (sys->force.accel_y > 0.0)
 		dgy = -sys->force.accel_y * sys->force.omega_y * sin(s->phase_y);
-	double b[NMAX];
 	for (int j = 0; j < n; ++j)
-		b[j] = ch->mu[j] *
-		           (dgx * tc.c[j] + dgy * tc.s[j] + w[j] * (gy * tc.c[j] - gx * tc.s[j])) -
+		b[j] = ch->mu[j] * (dgx * tc->c[j] + dgy * tc->s[j] +
+		                    w[j] * (gy * tc->c[j] - gx * tc->s[j])) -
 		       ch->lambda[j] * acc[j];
 	for (int j = 0; j < n; ++j)
 		for (int k = j + 1; k < n; ++k) {
 			/* the pair (j, k) with sin(th_j - th_k) = sd, and (k, j) with -sd */
-			const double ajk = coupling(ch, j, k), cd = tc.cd[j][k], sd = tc.sd[j][k];
+			const double ajk = coupling(ch, j, k), cd = tc->cd[j][k], sd = tc->sd[j][k];
 			const double dw = w[j] - w[k];
 			b[j] -= ajk * (cd * dw * w[k] * w[k] + 2.0 * sd * w[k] * acc[k] -
 			               sd * dw * acc[k]);
 			b[k] -= ajk * (-cd * dw * w[j] * w[j] - 2.0 * sd * w[j] * acc[j] -
 			               sd * dw * acc[j]);
 		}
-	double a[NMAX][NMAX];
-	const double zero[NMAX] = {0};
-	mass_matrix(ch, &tc, zero, a, n);
-	cholesky_solve(a, b, jerk, n);
 }
 
 static inline double energy_at(const pendula_system *sys, const trig_cache *tc, const double *w,
@@ -887,8 +881,13 @@ static void chain_canonical(const pendula_system *sys, pendula_state *s, double 
 	}
 }
 
-static void chain_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
-                          double *val, double *der)
+/* The channels at the state, and with jerk the angles' third derivative
+ * (one factorisation of R for the velocities, the accelerations and the
+ * jerk). */
+static inline __attribute__((always_inline)) void measure_with(const pendula_system *sys,
+                                                               const pendula_state *s, double *qdot,
+                                                               double *val, double *der,
+                                                               double *jerk)
 {
 	const pendula_chain *ch = CH(sys);
 	const int n = sys->n;
@@ -929,6 +928,22 @@ static void chain_measure(const pendula_system *sys, const pendula_state *s, dou
 		val[PENDULA_CH_OMEGA + k] = k < n ? qdot[k] : 0.0;
 		der[PENDULA_CH_OMEGA + k] = k < n ? acc[k] : 0.0;
 	}
+	if (jerk) {
+		jerk_rhs(sys, s, &tc, qdot, acc, gx, gy, jerk, n);
+		cholesky_apply(a, inv_d, jerk, jerk, n);
+	}
+}
+
+static void chain_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
+                          double *val, double *der)
+{
+	measure_with(sys, s, qdot, val, der, NULL);
+}
+
+static void chain_measure_jerk(const pendula_system *sys, const pendula_state *s, double *qdot,
+                               double *val, double *der, double *jerk)
+{
+	measure_with(sys, s, qdot, val, der, jerk);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1003,5 +1018,5 @@ const pendula_model_ops pendula_model_chain = {
     .canonical = chain_canonical,
     .measure = chain_measure,
     .pose = chain_pose,
-    .jerk = chain_jerk,
+    .measure_jerk = chain_measure_jerk,
 };
