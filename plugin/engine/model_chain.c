@@ -165,12 +165,16 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	sys->n = n;
 	sys->dof = n;
 	/* Work per iteration (a double-pendulum iteration = 16; measured on the
-	 * 2-core VM of README.md, "Bounded work"): 12 for one link, 87 for six
-	 * (the dense N x N solve and the N(N-1)/2 relative angles).  Fitted at
-	 * two iterations per solve, as the defaults take; a solve done in one
-	 * still pays its setup (fresh sines and cosines, the Newton matrix and
-	 * its LU), so such steps cost up to about 1.5 times their price. */
-	sys->work_iteration = (unsigned char)(3 + 8 * n + n * n);
+	 * 2-core VM of README.md, "Bounded work", by bench_cap's marginal ns per
+	 * unit, which should be about the same for every model): 10 for one
+	 * link, 68 for six.  Since the stage forces are O(N) (forces()) an
+	 * iteration grows about linearly with N, the N x N solve apart; the
+	 * earlier 3 + 8 N + N^2 (87 for six) charged six links about 4.1 ns per
+	 * unit against the double pendulum's 5.5 (medians of six runs).  A
+	 * solve done in one iteration still pays its setup (fresh sines and
+	 * cosines, the Newton matrices and their LU), so such steps cost up to
+	 * about 1.5 times their price. */
+	sys->work_iteration = (unsigned char)((4 + 16 * n + n * n) / 2);
 	int shape = p->shape;
 	shape = shape < PENDULA_SHAPE_BOBS     ? PENDULA_SHAPE_BOBS
 	        : shape > PENDULA_SHAPE_CUSTOM ? PENDULA_SHAPE_CUSTOM
