@@ -75,9 +75,14 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * beyond its own share (about 0.25 ms on the 2-core VM); a setting that
  * uses its whole share never has the burst. */
 #define BURST_WORK            48000
-/* A step level raised because a solve failed is kept for this many good
- * steps before it may relax by one level. */
-#define FLOOR_HOLD            256
+/* A step level raised because a step failed (its solve, or the energy
+ * check) is kept for this many good steps before it may relax by one
+ * level.  Most failures are short events (a light bob's knee snap), after
+ * which a long hold only spends budget on needlessly short steps: with
+ * 256, 8 of bench_cap's 500 musical double settings, 6 chains and 33
+ * spherical pendulums reached the work cap; with 32, 0, 4 and 23 (16: 0,
+ * 4, 20).  A lasting stiffness pays one failed attempt per hold. */
+#define FLOOR_HOLD            32
 
 /* The registry: every model's interface, by id. */
 #define PENDULA_X_MODEL_DECL(id, slug, name, desc) \
