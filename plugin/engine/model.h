@@ -484,7 +484,8 @@ pendula_gauss_finish(const pendula_system *sys, pendula_state *s, double h, pend
  * The work of the non-conservative forces (pendula_predictor.work, for the
  * engine's energy check): each base step adds the trapezoidal rule of their
  * power, h_j/2 (P(start of stage j) + P(end of stage j)), from the model's
- * power at a state (power, NULL: no work reported).  Appended to a
+ * power at a state (power; NULL when the settings have no such forces: the
+ * work is then 0, without evaluating anything).  Appended to a
  * symmetric base step, the trapezoidal rule keeps the step of the extended
  * system (q, p, W) with W' = P symmetric (run backwards it subtracts the
  * same two powers), so the composition raises it to 4th order with the
@@ -524,8 +525,7 @@ pendula_compose_suzuki(const pendula_system *sys, pendula_state *s, double h, pe
 		}
 	}
 	pr->stage = -1;
-	if (power)
-		pr->work = 0.5 * h * work;
+	pr->work = 0.5 * h * work;
 	return it;
 }
 

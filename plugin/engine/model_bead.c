@@ -47,8 +47,9 @@ typedef struct {
 	double size;             /* length scale of the surface (tolerances) */
 	double curvature;        /* bound on the surface's curvature, 1/m */
 	double h_params;
-	double g_max; /* bound on the effective gravity, m/s^2 */
-	double w_max; /* ellipsoid: max(w) */
+	double g_max;     /* bound on the effective gravity, m/s^2 */
+	double w_max;     /* ellipsoid: max(w) */
+	int conservative; /* no drag, forcing or moving floor: every step's work is 0 */
 } bead_model;
 
 _Static_assert(sizeof(bead_model) <= PENDULA_SYSTEM_BYTES, "model constants fit");
@@ -107,6 +108,8 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	bm->omega = PENDULA_TWO_PI * pendula_nonneg(p->wave_freq);
 	bm->k = pendula_nonneg(p->wave_number);
 	bm->half_width = bm->axis[0];
+	bm->conservative = bm->drag == 0.0 && !sys->force.forced &&
+	                   !(bm->surface == SURFACE_FLOOR && bm->amp > 0.0);
 	const double g = sys->g;
 	pendula_forcing *f = &sys->force;
 	double rate_extra = 0.0;
@@ -352,7 +355,8 @@ static double state_power(const pendula_system *sys, const pendula_state *s);
 
 static int bead_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr)
 {
-	return pendula_compose_suzuki(sys, s, h, pr, 1, base_for_suzuki, state_power);
+	return pendula_compose_suzuki(sys, s, h, pr, 1, base_for_suzuki,
+	                              BM(sys)->conservative ? NULL : state_power);
 }
 
 /* ------------------------------------------------------------------------ */

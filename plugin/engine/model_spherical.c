@@ -40,6 +40,7 @@ typedef struct {
 	double damp[NL];  /* lambda_k / l_k^2 */
 	double swirl[NL]; /* sigma_k / l_k^2 */
 	int damped;       /* any damper */
+	int conservative; /* no damper, swirl or forcing: every step's work is 0 */
 	double h_params;  /* largest step these settings allow, s */
 	double rate_coef; /* speed bound: sum_k sqrt(2 (1/m_k + 1/m_{k-1})) / l_k */
 } spherical_model;
@@ -111,6 +112,9 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 		sm->damped |= sm->damp[k] > 0.0;
 		sum_l += sm->l[k];
 	}
+	sm->conservative = !sm->damped && !sys->force.forced;
+	for (int k = 0; k < n; ++k)
+		sm->conservative &= sm->swirl[k] == 0.0;
 	/* U_max - U_min = 2 g sum_k (sum_{j >= k} m_j) l_k */
 	double rate_coef = 0.0, omega2 = 0.0, damp = 0.0;
 	const pendula_forcing *f = &sys->force;
@@ -487,15 +491,17 @@ static double state_power(const pendula_system *sys, const pendula_state *s);
 static int spherical_step(const pendula_system *sys, pendula_state *s, double h,
                           pendula_predictor *pr)
 {
+	/* (no power to integrate when nothing but gravity and the rods acts) */
+	const pendula_state_power power = SM(sys)->conservative ? NULL : state_power;
 	switch (sys->n) {
 	case 1:
-		return pendula_compose_suzuki(sys, s, h, pr, 1, base_1, state_power);
+		return pendula_compose_suzuki(sys, s, h, pr, 1, base_1, power);
 	case 2:
-		return pendula_compose_suzuki(sys, s, h, pr, 2, base_2, state_power);
+		return pendula_compose_suzuki(sys, s, h, pr, 2, base_2, power);
 	case 3:
-		return pendula_compose_suzuki(sys, s, h, pr, 3, base_3, state_power);
+		return pendula_compose_suzuki(sys, s, h, pr, 3, base_3, power);
 	default:
-		return pendula_compose_suzuki(sys, s, h, pr, 4, base_4, state_power);
+		return pendula_compose_suzuki(sys, s, h, pr, 4, base_4, power);
 	}
 }
 
