@@ -676,7 +676,10 @@ static int all_finite(const double *a, const double *b)
  * (simulated s) of the state moved along (qdot, accel) and of the forcing
  * phases.  Its error, (eps omega)^2 / 6 of the jerk, and its rounding, 1e-16
  * |accel| / eps, are far below what the septic interpolant needs of it.
- * Other models: zeros (their angle rows are unused). */
+ * A model with measure_jerk has already put its exact jerk there
+ * (measure_all): only the channels past n are cleared and a non-finite
+ * value zeroed, as the difference's result is.  Other models: zeros (their
+ * angle rows are unused). */
 static void angle_jerk(const pendula_engine *e, const double *accel, double *jerk)
 {
 	const pendula_system *sys = &e->sys;

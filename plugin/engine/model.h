@@ -87,13 +87,15 @@ typedef struct {
 	double t[3];
 	double correction[PENDULA_MAX_STAGES][PENDULA_MAX_BODIES];
 	double stage_h; /* step the corrections were learnt at (0: none) */
-	/* Set by a model that can tell (NAN otherwise; the engine sets it
-	 * before each step): the energy the step's damping, torques and
-	 * forcing put in, in J, by the step's own quadrature of their power
-	 * (a Gauss-Legendre step: h sum_i b_i P(stage i), of the step's
-	 * order).  The engine compares it with the change of the energy: a
-	 * step whose energy does not add up was too long for the motion
-	 * (engine.c, PENDULA_ENERGY_DEFECT). */
+	/* Set by the model's step (the engine sets NAN before each step, and a
+	 * step that leaves it NAN is not checked): the energy the step's
+	 * damping, torques and forcing put in, in J, by the step's own
+	 * quadrature of their power, of the step's order (a Gauss-Legendre
+	 * step: h sum_i b_i P(stage i), pendula_gauss_finish; a Suzuki
+	 * composition: the trapezoidal rule per stage, pendula_compose_suzuki).
+	 * The engine compares it with the change of the energy: a step whose
+	 * energy does not add up was too long for the motion (engine.c,
+	 * PENDULA_ENERGY_DEFECT). */
 	double work;
 	/* (the ints together, without padding between them: the engine that
 	 * holds a predictor stays about 4 kB) */

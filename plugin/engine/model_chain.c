@@ -836,8 +836,8 @@ static void inv_r_diag_at(const pendula_chain *ch, const double *q, double *out,
 			x[i] = -t * inv_d[i];
 			sum += x[i] * x[i];
 		}
-		out[k] =
-		    sum > 0.0 ? sum : 0.0; /* (NaN: 0, as a NaN state is caught after the step) */
+		/* (NaN: 0; a NaN state is caught after the step) */
+		out[k] = sum > 0.0 ? sum : 0.0;
 	}
 }
 
