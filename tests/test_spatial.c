@@ -49,6 +49,28 @@ static pendula_params spherical_params(int n)
 	return p;
 }
 
+/* A chaotic 3-D double pendulum: out of the plane, spinning. */
+static pendula_params chaotic_spherical_double(void)
+{
+	pendula_params p = spherical_params(2);
+	p.theta_init[0] = 120 * DEG;
+	p.theta_init[1] = -60 * DEG;
+	p.phi_init[1] = 90 * DEG;
+	p.spin_init = 0.3;
+	return p;
+}
+
+/* Pivot forcing on all three axes, at three frequencies. */
+static void force_xyz(pendula_params *p)
+{
+	p->pivot_x_amp = 0.05;
+	p->pivot_x_freq = 3;
+	p->pivot_y_amp = 0.02;
+	p->pivot_y_freq = 11;
+	p->pivot_z_amp = 0.03;
+	p->pivot_z_freq = 5;
+}
+
 static pendula_params bead_params(double a, double b, double c)
 {
 	pendula_params p;
@@ -405,13 +427,9 @@ static double vertical_momentum(const pendula_system *sys, const pendula_params 
 
 static void test_spherical_conservation(void)
 {
-	/* A chaotic 3-D double pendulum: the energy output over 10^7 frames
-	 * (208 s at 48 kHz) and L_y over the same time at the engine's step. */
-	pendula_params p = spherical_params(2);
-	p.theta_init[0] = 120 * DEG;
-	p.theta_init[1] = -60 * DEG;
-	p.phi_init[1] = 90 * DEG;
-	p.spin_init = 0.3;
+	/* The energy output over 10^7 frames (208 s at 48 kHz) and L_y over
+	 * the same time at the engine's step. */
+	pendula_params p = chaotic_spherical_double();
 	pendula_engine *e = pendula_engine_new(48000, &p);
 	static float en[4800];
 	pendula_outputs o;
@@ -470,12 +488,7 @@ static void test_constraints_forced_damped(void)
 		p.l[k] = 0.3 + 0.2 * k;
 		p.m[k] = 1.0 / (k + 1);
 	}
-	p.pivot_x_amp = 0.05;
-	p.pivot_x_freq = 3;
-	p.pivot_y_amp = 0.02;
-	p.pivot_y_freq = 11;
-	p.pivot_z_amp = 0.03;
-	p.pivot_z_freq = 5;
+	force_xyz(&p);
 	p.spin_init = 0.2;
 	pendula_system sys;
 	pendula_system_init(&sys, &p);
@@ -948,22 +961,13 @@ static void check_work_order(const pendula_params *p, double h, const char *what
 
 static void test_work_order(void)
 {
-	pendula_params p = spherical_params(2);
-	p.theta_init[0] = 100 * DEG;
-	p.theta_init[1] = -40 * DEG;
-	p.phi_init[1] = 60 * DEG;
-	p.spin_init = 0.2;
+	pendula_params p = chaotic_spherical_double();
 	p.lambda[0] = 0.3;
 	p.lambda[1] = 0.2;
 	p.sigma[0] = 0.4;
 	p.sigma[1] = -0.6;
-	p.pivot_x_amp = 0.05;
-	p.pivot_x_freq = 3.0;
-	p.pivot_y_amp = 0.03;
-	p.pivot_y_freq = 2.0;
-	p.pivot_z_amp = 0.02;
-	p.pivot_z_freq = 5.0;
-	check_work_order(&p, 1.0 / 128, "spherical N=2, damping, swirl, forcing on x, y, z");
+	force_xyz(&p);
+	check_work_order(&p, 1.0 / 512, "spherical N=2, damping, swirl, forcing on x, y, z");
 	p = wavy_floor_forced();
 	check_work_order(&p, 1.0 / 512, "bead on the wavy floor, drag, forcing");
 }
