@@ -923,6 +923,64 @@ static void test_pose(void)
 	}
 }
 
+/* The first guess of a Gauss-Legendre step's stages (model.h,
+ * pendula_gauss_guess), fed the exact stage velocities of a smooth motion:
+ * its quartic's weights are the Lagrange basis on the last five stages (at
+ * c_2 - 2, c_3 - 2, c_1 - 1, c_2 - 1, c_3 - 1, the Gauss nodes computed
+ * here from the Legendre polynomial's roots), and with the error it learnt
+ * in the step before the guess misses by O(h^6): halving the step divides
+ * the miss by about 64. */
+static double motion_rate(double t)
+{
+	return sin(1.3 * t) + 0.5 * cos(2.1 * t + 0.4);
+}
+
+static double predictor_miss(double h)
+{
+	pendula_predictor pr;
+	const double start[PENDULA_MAX_BODIES] = {motion_rate(0.0)};
+	pendula_predictor_start(&pr, start);
+	double miss = 0.0;
+	for (int m = 0; m < 8; ++m) {
+		double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES];
+		double ex[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES];
+		double exact[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES] = {{0}};
+		pendula_gauss_guess(&pr, h, w, ex, 1);
+		for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
+			exact[i][0] = motion_rate((m + pendula_gauss_c[i]) * h);
+			if (m == 7)
+				miss = fmax(miss, fabs(w[i][0] - exact[i][0]));
+		}
+		pendula_gauss_push(&pr, exact, ex, 1);
+	}
+	return miss;
+}
+
+static void test_gauss_predictor(void)
+{
+	/* the nodes: roots of P_3(2c - 1), 1/2 + (-1, 0, 1) sqrt(3/5) / 2 */
+	const long double half_width = sqrtl(3.0L / 5.0L) / 2.0L;
+	const long double c[3] = {0.5L - half_width, 0.5L, 0.5L + half_width};
+	const long double u[5] = {c[1] - 2, c[2] - 2, c[0] - 1, c[1] - 1, c[2] - 1};
+	double worst = 0.0;
+	for (int i = 0; i < 3; ++i)
+		for (int j = 0; j < 5; ++j) {
+			long double l = 1.0L;
+			for (int m = 0; m < 5; ++m)
+				if (m != j)
+					l *= (c[i] - u[m]) / (u[j] - u[m]);
+			const double rel = (double)fabsl((pendula_gauss_extrapolate[i][j] - l) / l);
+			worst = fmax(worst, rel);
+		}
+	const double m1 = predictor_miss(0.02), m2 = predictor_miss(0.01);
+	printf("\n  weights within %.1e of the Lagrange basis; miss at h = 0.02: %.2e, at 0.01: "
+	       "%.2e, ratio %.1f",
+	       worst, m1, m2, m1 / m2);
+	CU_ASSERT(worst < 4 * DBL_EPSILON);
+	CU_ASSERT(m1 < 1e-9);
+	CU_ASSERT(m1 / m2 > 45.0 && m1 / m2 < 90.0);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -944,6 +1002,7 @@ int main(void)
 	CU_add_test(s, "links added and removed while running", test_links_added);
 	CU_add_test(s, "random settings inside the ranges", test_random_settings);
 	CU_add_test(s, "pose", test_pose);
+	CU_add_test(s, "the Gauss predictor's guesses", test_gauss_predictor);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	const unsigned failed = CU_get_number_of_failures();

@@ -248,7 +248,7 @@ static void start_predictor(const pendula_system *sys, const pendula_state *s,
 {
 	double qdot[PENDULA_MAX_DOF] = {0};
 	sys->ops->velocity(sys, s->q, s->p, qdot);
-	pendula_predictor_start(pr, qdot, s->t);
+	pendula_predictor_start(pr, qdot);
 }
 
 int pendula_step(const pendula_system *sys, pendula_state *s, double h)
@@ -402,7 +402,7 @@ static void apply_pending(pendula_engine *e)
 	/* Keep the coordinates and velocities continuous: p follows the new
 	 * mass matrix. */
 	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
-	pendula_predictor_start(&e->pred, e->qdot, e->st.t);
+	pendula_predictor_start(&e->pred, e->qdot);
 }
 
 static void frame_advance_setup(pendula_engine *e)
@@ -966,7 +966,7 @@ static void restart(pendula_engine *e)
 	if (e->sys.ops->adapt)
 		e->sys.ops->adapt(&e->sys, 0, e->st.q, e->qdot, 0.0);
 	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
-	pendula_predictor_start(&e->pred, e->qdot, 0.0);
+	pendula_predictor_start(&e->pred, e->qdot);
 	e->level = 0;
 	e->floor_level = 0;
 	e->floor_good = 0;

@@ -470,8 +470,9 @@ static double chain_power(const pendula_system *sys, const double *q, const doub
  * residual form: the Jacobian of each stage's residual at the first guess
  * (newton_matrix) is factored once per step, and each iteration corrects
  * the stage velocities by those factors applied to the exact residuals.
- * The first guess extrapolates the previous step's stage velocities plus
- * the error the same stage's guess made in the step before (model.h).
+ * The first guess extrapolates the last steps' stage velocities plus the
+ * error the same stage's guess made in the step before (model.h,
+ * pendula_gauss_guess).
  * Between iterations the stage angles move little, so sin and cos follow
  * by Taylor's formula to the third order instead of being evaluated again.
  */
@@ -639,8 +640,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 		for (int k = 0; k < n; ++k)
 			damp[i][k] = h * pendula_gauss_a[i][i] * ch->lambda[k];
 	double w[S][NMAX], extrapolated[S][NMAX];
-	int learn[S];
-	pendula_gauss_guess(pr, s->t, h, w, extrapolated, learn, n);
+	pendula_gauss_guess(pr, h, w, extrapolated, n);
 
 	double th[S][NMAX], f[S][NMAX], lu[S][NMAX][NMAX], inv_u[S][NMAX];
 	trig_cache tc[S];
@@ -705,7 +705,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	double power[S];
 	for (int i = 0; i < S; ++i)
 		power[i] = power_at(sys, &tc[i], w[i], gx[i], gy[i], n);
-	pendula_gauss_finish(sys, s, h, pr, w, f, ch->lambda, power, extrapolated, learn, n);
+	pendula_gauss_finish(sys, s, h, pr, w, f, ch->lambda, power, extrapolated, n);
 	return it * S;
 }
 

@@ -373,8 +373,8 @@ double pendula_chaosman_power(const pendula_system *sys, const double *q, const 
  *   (R(th_i) + h a_ii Lambda) W_i = p0 + h sum_j a_ij F_j - h sum_{j!=i} a_ij Lambda W_j,
  * an arrowhead system like R (O(n), one division), so that a heavily damped
  * joint does not slow the iteration.  The first guess extrapolates the
- * previous step's stage velocities (a parabola in time) and adds the error
- * the same stage's guess made in the step before.  Returns the stage
+ * last steps' stage velocities and adds the error the same stage's guess
+ * made in the step before (pendula_gauss_guess).  Returns the stage
  * evaluations (iterations x 3): each costs about one midpoint iteration.
  */
 static inline __attribute__((always_inline)) int
@@ -392,8 +392,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 		inverse_diag(cm, hd, inv[i], n);
 	}
 	double w[S][PENDULA_MAX_BODIES], extrapolated[S][PENDULA_MAX_BODIES];
-	int learn[S];
-	pendula_gauss_guess(pr, s->t, h, w, extrapolated, learn, n);
+	pendula_gauss_guess(pr, h, w, extrapolated, n);
 
 	double th[S][PENDULA_MAX_BODIES], f[S][PENDULA_MAX_BODIES];
 	trig_cache tc[S];
@@ -455,7 +454,7 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	double power[S];
 	for (int i = 0; i < S; ++i)
 		power[i] = power_at(sys, &tc[i], w[i], gx[i], gy[i], n);
-	pendula_gauss_finish(sys, s, h, pr, w, f, cm->lambda, power, extrapolated, learn, n);
+	pendula_gauss_finish(sys, s, h, pr, w, f, cm->lambda, power, extrapolated, n);
 	return it * S;
 }
 
