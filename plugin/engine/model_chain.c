@@ -47,8 +47,13 @@
 
 /* A solve takes at most MAX_ITERATIONS fixed-point iterations. */
 #define MAX_ITERATIONS   10
-/* Fixed-point tolerance on the angle increment, rad. */
-#define ITERATION_TOL    1e-14
+/* The iteration stops once it moves the angles by at most ITERATION_TOL
+ * rad.  Each iteration shrinks the error 20 to 100 times (six rods, the
+ * default run), so the angles are then within about 5e-15 rad of the
+ * solution: 100 steps forth and back return to 4.6e-13 (tests/test_chain.c;
+ * 7e-15 with 1e-14, which takes 14 % more iterations) and the energy
+ * spreads over 10^7 frames do not change beyond their chaotic variation. */
+#define ITERATION_TOL    1e-13
 /* Step size: rad per step of the fastest motion (relative turn of two
  * links) for chains of three or more links; two links keep the double
  * pendulum's PENDULA_KAPPA_RATE, so that two bobs reproduce `double`.
