@@ -667,7 +667,7 @@ static void test_accelerations_independent(void)
 		pendula_momentum(&sys, th, w, st.p);
 		st.phase_x = r.wx * t;
 		st.phase_y = r.wy * t;
-		sys.ops->measure_jerk(&sys, &st, qdot, val, der, jerk);
+		sys.ops->measure_jerk(&sys, &st, qdot, val, der, jerk, NULL);
 		double diff[2][NL];
 		for (int e = 0; e < 2; ++e) {
 			const double eps = e ? 5e-5 : 1e-4;

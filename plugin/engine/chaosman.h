@@ -60,7 +60,8 @@ int pendula_chaosman_step_base(const pendula_system *sys, pendula_state *s, doub
                                pendula_predictor *pr);
 double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm);
 double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_state *s,
-                                      const double *qdot, const double *qddot, double energy_norm);
+                                      const double *qdot, const double *qddot,
+                                      const float *inv_mass, double energy_norm);
 void pendula_chaosman_canonical(const pendula_system *sys, pendula_state *s, double *shift);
 void pendula_chaosman_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
                               double *val, double *der);

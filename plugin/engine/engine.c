@@ -336,6 +336,9 @@ struct pendula_engine {
 	/* The angles' third time derivatives at the step end (angle models;
 	 * the septic's end conditions, and the next step's start). */
 	double end_jerk[PENDULA_MAX_BODIES];
+	/* What a model's measure_jerk measured there for its step rule
+	 * (pendula_model_ops.step_bound_at's inv_mass). */
+	float inv_mass[PENDULA_MAX_BODIES];
 	double end_val[PENDULA_N_CH_ALL], end_der[PENDULA_N_CH_ALL]; /* at the step end */
 	double phase_value[2];
 	/* The last frame produced.  run() only notes where it was (last_u on the
@@ -351,7 +354,9 @@ static int choose_level(const pendula_engine *e, double energy_norm, const doubl
 {
 	double h_need =
 	    e->sys.ops->step_bound_at
-	        ? e->sys.ops->step_bound_at(&e->sys, &e->st, e->qdot, qddot, energy_norm)
+	        ? e->sys.ops->step_bound_at(&e->sys, &e->st, e->qdot, qddot,
+	                                    qddot && e->sys.ops->measure_jerk ? e->inv_mass : NULL,
+	                                    energy_norm)
 	        : e->sys.ops->step_bound(&e->sys, energy_norm);
 	if (!(h_need > 0.0)) /* NaN or an infinite speed */
 		return J_MAX;
@@ -432,15 +437,15 @@ static void angle_directions(const pendula_system *sys, double *val, double *der
 }
 
 /* The model's values and derivatives of every channel at the state (the
- * channels it lacks are 0). */
-/* The channels at the state; the angles' jerk too when the model measures
- * it (else angle_jerk computes it). */
+ * channels it lacks are 0); the angles' jerk too when the model measures
+ * it (else angle_jerk computes it), with what its step rule reads there
+ * (inv_mass). */
 static void measure_all(pendula_engine *e, double *val, double *der, double *jerk)
 {
 	memset(val, 0, sizeof(double) * PENDULA_N_CH_ALL);
 	memset(der, 0, sizeof(double) * PENDULA_N_CH_ALL);
 	if (e->sys.ops->measure_jerk)
-		e->sys.ops->measure_jerk(&e->sys, &e->st, e->qdot, val, der, jerk);
+		e->sys.ops->measure_jerk(&e->sys, &e->st, e->qdot, val, der, jerk, e->inv_mass);
 	else
 		e->sys.ops->measure(&e->sys, &e->st, e->qdot, val, der);
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE)

@@ -175,9 +175,12 @@ struct pendula_model_ops {
 	 * than from the worst case its energy allows.  qddot: the
 	 * accelerations at the state if the engine has them (an angle model's
 	 * PENDULA_CH_OMEGA derivatives, measured at the end of the last step),
-	 * else NULL. */
+	 * else NULL; inv_mass: what the model's measure_jerk left there for
+	 * this rule at the same state (PENDULA_MAX_BODIES values, e.g. the
+	 * diagonal of the inverse mass matrix), else NULL. */
 	double (*step_bound_at)(const pendula_system *sys, const pendula_state *s,
-	                        const double *qdot, const double *qddot, double energy_norm);
+	                        const double *qdot, const double *qddot, const float *inv_mass,
+	                        double energy_norm);
 
 	/* Between steps: wraps the angles, flushes tiny values; adds to
 	 * shift[PENDULA_CH_THETA + k] what each angle channel jumped by. */
@@ -217,9 +220,14 @@ struct pendula_model_ops {
 	 * (for the output interpolant of an angle model), in one pass that
 	 * shares the model's factorisations.  When given, the engine calls it
 	 * instead of measure() at the end of each step.  Default: the central
-	 * difference of accel() (engine.c, angle_jerk), two more evaluations. */
+	 * difference of accel() (engine.c, angle_jerk), two more evaluations.
+	 * inv_mass (PENDULA_MAX_BODIES values; NULL: not wanted): what the
+	 * model's step_bound_at would otherwise compute again at the same
+	 * state from the same factorisation; the engine keeps it (in single
+	 * precision: the step rules need no more) until it chooses the next
+	 * step. */
 	void (*measure_jerk)(const pendula_system *sys, const pendula_state *s, double *qdot,
-	                     double *val, double *der, double *jerk);
+	                     double *val, double *der, double *jerk, float *inv_mass);
 
 	/* Coordinates q from a frame's channels.  Default: q[k] = theta[k]. */
 	void (*coords)(const pendula_system *sys, const pendula_frame *f, double *q);

@@ -502,9 +502,11 @@ static double bead_step_bound(const pendula_system *sys, double energy_norm)
  * before every step (shrinking at once); the energy bound stays a floor.
  * The moving floor keeps the energy bound. */
 static double bead_step_bound_at(const pendula_system *sys, const pendula_state *s,
-                                 const double *qdot, const double *qddot, double energy_norm)
+                                 const double *qdot, const double *qddot, const float *inv_mass,
+                                 double energy_norm)
 {
 	(void)qddot; /* (an angle model's; the bead has none) */
+	(void)inv_mass;
 	const bead_model *bm = BM(sys);
 	const double h_energy = bead_step_bound(sys, energy_norm);
 	if (bm->surface != SURFACE_ELLIPSOID || !(h_energy < bm->h_params))

@@ -819,17 +819,13 @@ static double chain_load_step(const pendula_system *sys, const double *qdot, con
 	return omega2 > 0.0 ? CHAIN_KAPPA_LOAD / sqrt(omega2) : pendula_scheme_h_max(sys);
 }
 
-/* diag(R^-1) at the angles q: with R = L L^T, R^-1 = L^-T L^-1, so
- * (R^-1)_kk is the squared norm of column k of L^-1 (one Cholesky factor
- * and the triangular inverse, n^3/6 products instead of n solves' n^3). */
-static void inv_r_diag_at(const pendula_chain *ch, const double *q, double *out, const int n)
+/* diag(R^-1) from the Cholesky factor of R (cholesky_factor's a, inv_d):
+ * with R = L L^T, R^-1 = L^-T L^-1, so (R^-1)_kk is the squared norm of
+ * column k of L^-1 (the triangular inverse, n^3/6 products instead of n
+ * solves' n^3). */
+static inline __attribute__((always_inline)) void
+inv_r_diag_from(const double a[NMAX][NMAX], const double *inv_d, double *out, const int n)
 {
-	trig_cache tc;
-	trig_fill(q, &tc, n);
-	double a[NMAX][NMAX], inv_d[NMAX];
-	const double zero[NMAX] = {0};
-	mass_matrix(ch, &tc, zero, a, n);
-	cholesky_factor(a, inv_d, n);
 	for (int k = 0; k < n; ++k) {
 		/* x = column k of L^-1: x_k = 1 / L_kk, x_i = -(sum_{k<=m<i} L_im x_m) / L_ii */
 		double x[NMAX], sum = inv_d[k] * inv_d[k];
@@ -844,6 +840,20 @@ static void inv_r_diag_at(const pendula_chain *ch, const double *q, double *out,
 		/* (NaN: 0; a NaN state is caught after the step) */
 		out[k] = sum > 0.0 ? sum : 0.0;
 	}
+}
+
+/* diag(R^-1) at the angles q.  (The engine's steps get it from
+ * measure_with, which factors R at the same state anyway: a step chooses
+ * its length with it; this is for new settings.) */
+static void inv_r_diag_at(const pendula_chain *ch, const double *q, double *out, const int n)
+{
+	trig_cache tc;
+	trig_fill(q, &tc, n);
+	double a[NMAX][NMAX], inv_d[NMAX];
+	const double zero[NMAX] = {0};
+	mass_matrix(ch, &tc, zero, a, n);
+	cholesky_factor(a, inv_d, n);
+	inv_r_diag_from(a, inv_d, out, n);
 }
 
 /* The settings' step rules (small oscillations, damping, forcing) with
@@ -861,7 +871,8 @@ static double settings_step_at(const pendula_system *sys, const double *inv_r_di
  * is used when it allows more.  For N = 2 bobs this is the double
  * pendulum's rule (same quantities), so chain reproduces double. */
 static double chain_step_bound_at(const pendula_system *sys, const pendula_state *s,
-                                  const double *qdot, const double *qddot, double energy_norm)
+                                  const double *qdot, const double *qddot, const float *inv_mass,
+                                  double energy_norm)
 {
 	const pendula_chain *ch = CH(sys);
 	const double h_energy = chain_step_bound(sys, energy_norm);
@@ -873,7 +884,11 @@ static double chain_step_bound_at(const pendula_system *sys, const pendula_state
 	else
 		chain_accel(sys, s->q, qdot, s->phase_x, s->phase_y, acc);
 	double inv_r_diag[NMAX];
-	inv_r_diag_at(ch, s->q, inv_r_diag, sys->n);
+	if (inv_mass) /* diag(R^-1) from measure_with's factor */
+		for (int k = 0; k < sys->n; ++k)
+			inv_r_diag[k] = inv_mass[k];
+	else
+		inv_r_diag_at(ch, s->q, inv_r_diag, sys->n);
 	const double W = two_largest(qdot, sys->n), A = two_largest(acc, sys->n);
 	const double h = fmin(pendula_state_step(W, A, chain_kappa(sys), h_energy),
 	                      settings_step_at(sys, inv_r_diag));
@@ -896,7 +911,7 @@ static void chain_canonical(const pendula_system *sys, pendula_state *s, double 
 static inline __attribute__((always_inline)) void measure_with(const pendula_system *sys,
                                                                const pendula_state *s, double *qdot,
                                                                double *val, double *der,
-                                                               double *jerk)
+                                                               double *jerk, float *inv_mass)
 {
 	const pendula_chain *ch = CH(sys);
 	const int n = sys->n;
@@ -941,18 +956,24 @@ static inline __attribute__((always_inline)) void measure_with(const pendula_sys
 		jerk_rhs(sys, s, &tc, qdot, acc, gx, gy, jerk, n);
 		cholesky_apply(a, inv_d, jerk, jerk, n);
 	}
+	if (inv_mass) {
+		double inv_r_diag[NMAX];
+		inv_r_diag_from(a, inv_d, inv_r_diag, n);
+		for (int k = 0; k < NMAX; ++k)
+			inv_mass[k] = k < n ? (float)inv_r_diag[k] : 0.0f;
+	}
 }
 
 static void chain_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
                           double *val, double *der)
 {
-	measure_with(sys, s, qdot, val, der, NULL);
+	measure_with(sys, s, qdot, val, der, NULL, NULL);
 }
 
 static void chain_measure_jerk(const pendula_system *sys, const pendula_state *s, double *qdot,
-                               double *val, double *der, double *jerk)
+                               double *val, double *der, double *jerk, float *inv_mass)
 {
-	measure_with(sys, s, qdot, val, der, jerk);
+	measure_with(sys, s, qdot, val, der, jerk, inv_mass);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -525,8 +525,10 @@ double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm
  * the rule follows the motion; the energy bound stays a floor (it holds for
  * every state of that energy). */
 double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_state *s,
-                                      const double *qdot, const double *qddot, double energy_norm)
+                                      const double *qdot, const double *qddot,
+                                      const float *inv_mass, double energy_norm)
 {
+	(void)inv_mass; /* (the kernel has no measure_jerk) */
 	const pendula_chaosman *cm = CM(sys);
 	const double h_energy = pendula_chaosman_step_bound(sys, energy_norm);
 	if (!(h_energy < cm->h_params))

@@ -650,9 +650,11 @@ static double spherical_step_bound(const pendula_system *sys, double energy_norm
  * very unequal masses the energy bound is up to a hundred times shorter
  * than the motion needs. */
 static double spherical_step_bound_at(const pendula_system *sys, const pendula_state *s,
-                                      const double *qdot, const double *qddot, double energy_norm)
+                                      const double *qdot, const double *qddot,
+                                      const float *inv_mass, double energy_norm)
 {
 	(void)qddot; /* (an angle model's; this one has none) */
+	(void)inv_mass;
 	const spherical_model *sm = SM(sys);
 	const double h_energy = spherical_step_bound(sys, energy_norm);
 	if (!(h_energy < sm->h_params))
