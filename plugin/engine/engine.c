@@ -428,7 +428,8 @@ static void angle_directions(const pendula_system *sys, double *val, double *der
 {
 	for (int k = 0; k < sys->n && k < PENDULA_MAX_BODIES; ++k) {
 		const double th = val[PENDULA_CH_THETA + k], w = der[PENDULA_CH_THETA + k];
-		const double sn = sin(th), cs = cos(th);
+		double sn, cs;
+		pendula_sincos(th, &sn, &cs);
 		val[PENDULA_CH_X + k] = sn;
 		der[PENDULA_CH_X + k] = cs * w;
 		val[PENDULA_CH_Y + k] = -cs;
