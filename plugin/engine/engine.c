@@ -1228,15 +1228,10 @@ static void frame_velocities(const pendula_engine *e, double u, pendula_frame *f
 }
 
 /* The output loops (write_velocity and those after pendula_engine_tick)
- * run 8 frames per instruction where the CPU has AVX2, chosen at load time
- * (an ifunc), 4 with the baseline SSE2: the same single-precision
- * operations in the same order (AVX2 without FMA, and no contraction), so
- * the output bits do not depend on the path. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
-#define PENDULA_OUTPUT_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define PENDULA_OUTPUT_CLONES
-#endif
+ * run 8 frames per instruction where the CPU has AVX2, 4 with the baseline
+ * SSE2 (pmath.h, PENDULA_SIMD_CLONES): the output bits do not depend on
+ * the path. */
+#define PENDULA_OUTPUT_CLONES PENDULA_SIMD_CLONES
 
 /* The per-sample expressions of the output writers: their loops and
  * write_one (one frame) use the same ones, so that a frame's value has the

@@ -485,23 +485,53 @@ static double chain_power(const pendula_system *sys, const double *q, const doub
  * error eps^4/24 is then below 5e-18. */
 #define TAYLOR_EPS 1e-4
 
-/* th_m = th0 + h/2 w, with its sines and cosines from the last ones (not
- * the pairs: the iteration does not read them) */
+/*
+ * The iteration works on the three stages at once: a quantity of link k is
+ * a vector of four lanes, one per stage (the fourth a copy of the third,
+ * which it stays: it sees the same operations), so that the same
+ * arithmetic of the three stages runs as vector instructions (two SSE2
+ * ones, or one AVX2 one where the CPU has it: chain_step is compiled for
+ * both and chosen at load time).  Each lane does exactly the operations of
+ * its stage's scalar evaluation, in the same order and without
+ * contraction, so the results do not depend on the path.
+ */
+typedef double lanes __attribute__((vector_size(4 * sizeof(double))));
+typedef long long lane_bits __attribute__((vector_size(4 * sizeof(long long))));
+#define LANES 4
+
+/* th = q + h rate, with the sines and cosines of th from the last ones
+ * (the pairs are not needed: the iteration does not read them) */
 static inline __attribute__((always_inline)) void
-follow(const double *q, const double *w, double hh, double *th_m, trig_cache *tc, const int n)
+follow(const double *q, const lanes *rate, double h, lanes *th, lanes *sn, lanes *cs, const int n)
 {
 	for (int k = 0; k < n; ++k) {
-		const double moved = q[k] + hh * w[k];
-		const double e = moved - th_m[k];
-		th_m[k] = moved;
-		if (fabs(e) < TAYLOR_EPS) {
-			const double sk = tc->s[k], ck = tc->c[k];
-			const double e2 = 0.5 * e * e;
-			const double e3 = e2 * e * (1.0 / 3.0);
-			tc->s[k] = sk + (ck * e - sk * e2 - ck * e3);
-			tc->c[k] = ck - (sk * e + ck * e2 - sk * e3);
-		} else {
-			pendula_sincos(moved, &tc->s[k], &tc->c[k]);
+		const lanes moved = q[k] + h * rate[k];
+		const lanes e = moved - th[k];
+		th[k] = moved;
+		int small = 1;
+		for (int l = 0; l < LANES; ++l)
+			small &= fabs(e[l]) < TAYLOR_EPS;
+		if (small) {
+			const lanes sk = sn[k], ck = cs[k];
+			const lanes e2 = 0.5 * e * e;
+			const lanes e3 = e2 * e * (1.0 / 3.0);
+			sn[k] = sk + (ck * e - sk * e2 - ck * e3);
+			cs[k] = ck - (sk * e + ck * e2 - sk * e3);
+			continue;
+		}
+		for (int l = 0; l < LANES; ++l) {
+			const double el = e[l], sl = sn[k][l], cl = cs[k][l];
+			if (fabs(el) < TAYLOR_EPS) {
+				const double e2 = 0.5 * el * el;
+				const double e3 = e2 * el * (1.0 / 3.0);
+				sn[k][l] = sl + (cl * el - sl * e2 - cl * e3);
+				cs[k][l] = cl - (sl * el + cl * e2 - sl * e3);
+			} else {
+				double sv, cv;
+				pendula_sincos(moved[l], &sv, &cv);
+				sn[k][l] = sv;
+				cs[k][l] = cv;
+			}
 		}
 	}
 }
@@ -519,34 +549,33 @@ follow(const double *q, const double *w, double hh, double *th_m, trig_cache *tc
  * 5 n (n - 1) / 2 + n^2 and the n (n - 1) / 2 pairs' sines and cosines:
  * six rods take a fifth fewer instructions per frame (callgrind, 368 to
  * 293), five 12 % fewer, two to four links about as many (+4 % to -1 %). */
-static inline __attribute__((always_inline)) void forces(const pendula_chain *ch,
-                                                         const trig_cache *tc, double gx, double gy,
-                                                         const double *w, const double *damp,
-                                                         double *f, double *rw, const int n)
+static inline __attribute__((always_inline)) void
+forces(const pendula_chain *ch, const lanes *sn, const lanes *cs, const lanes *gx, const lanes *gy,
+       const lanes *w, const lanes *damp, lanes *f, lanes *rw, const int n)
 {
-	double cw[NMAX], sw[NMAX], C[NMAX], S[NMAX];
+	lanes cw[NMAX], sw[NMAX], C[NMAX], S[NMAX];
 	for (int k = 0; k < n; ++k) {
-		cw[k] = tc->c[k] * w[k];
-		sw[k] = tc->s[k] * w[k];
+		cw[k] = cs[k] * w[k];
+		sw[k] = sn[k] * w[k];
 	}
-	double pc = 0.0, ps = 0.0; /* sum_{k<j} l_k (cos, sin)(th_k) w_k */
+	lanes pc = {0.0, 0.0, 0.0, 0.0}, ps = pc; /* sum_{k<j} l_k (cos, sin)(th_k) w_k */
 	for (int j = 0; j < n; ++j) {
 		C[j] = ch->mu[j] * pc;
 		S[j] = ch->mu[j] * ps;
 		pc += ch->l[j] * cw[j];
 		ps += ch->l[j] * sw[j];
 	}
-	double qc = 0.0, qs = 0.0; /* sum_{k>j} mu_k (cos, sin)(th_k) w_k */
+	lanes qc = {0.0, 0.0, 0.0, 0.0}, qs = qc; /* sum_{k>j} mu_k (cos, sin)(th_k) w_k */
 	for (int j = n - 1; j >= 0; --j) {
 		C[j] += ch->l[j] * qc;
 		S[j] += ch->l[j] * qs;
 		qc += ch->mu[j] * cw[j];
 		qs += ch->mu[j] * sw[j];
 	}
-	gravity_force(ch, tc, gx, gy, f, n);
 	for (int j = 0; j < n; ++j) {
-		f[j] += ch->sigma[j] - w[j] * (tc->s[j] * C[j] - tc->c[j] * S[j]);
-		rw[j] = (ch->j[j] + damp[j]) * w[j] + (tc->c[j] * C[j] + tc->s[j] * S[j]);
+		f[j] = ch->mu[j] * (*gx * cs[j] + *gy * sn[j]); /* gravity_force */
+		f[j] += ch->sigma[j] - w[j] * (sn[j] * C[j] - cs[j] * S[j]);
+		rw[j] = (ch->j[j] + damp[j]) * w[j] + (cs[j] * C[j] + sn[j] * S[j]);
 	}
 }
 
@@ -612,9 +641,9 @@ static inline __attribute__((always_inline)) int lu_factor(double m[NMAX][NMAX],
 	return 1;
 }
 
-/* x = (L U)^-1 x */
+/* x = (L U)^-1 x, each lane with its own factor */
 static inline __attribute__((always_inline)) void
-lu_apply(const double m[NMAX][NMAX], const double *inv_u, double *x, const int n)
+lu_apply(const lanes m[NMAX][NMAX], const lanes *inv_u, lanes *x, const int n)
 {
 #pragma GCC unroll 6
 	for (int i = 1; i < n; ++i)
@@ -623,7 +652,7 @@ lu_apply(const double m[NMAX][NMAX], const double *inv_u, double *x, const int n
 			x[i] -= m[i][k] * x[k];
 #pragma GCC unroll 6
 	for (int i = n - 1; i >= 0; --i) {
-		double sum = x[i];
+		lanes sum = x[i];
 #pragma GCC unroll 6
 		for (int k = i + 1; k < n; ++k)
 			sum -= m[i][k] * x[k];
@@ -674,37 +703,67 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 			lu_factor(lu[i], inv_u[i], n);
 		}
 	}
+	/* the stages into lanes (the fourth lane: the third stage again) */
+	lanes W[NMAX], TH[NMAX], SN[NMAX], CS[NMAX], DAMP[NMAX], F[NMAX], INVU[NMAX];
+	lanes LU[NMAX][NMAX], GX, GY, acol[S];
+	lane_bits off_diag[S]; /* all ones where the lane's stage is not j */
+	for (int l = 0; l < LANES; ++l) {
+		const int i = l < S ? l : S - 1;
+		GX[l] = gx[i];
+		GY[l] = gy[i];
+		for (int j = 0; j < S; ++j) {
+			acol[j][l] = pendula_gauss_a[i][j];
+			off_diag[j][l] = i == j ? 0 : -1;
+		}
+		for (int k = 0; k < n; ++k) {
+			W[k][l] = w[i][k];
+			TH[k][l] = th[i][k];
+			SN[k][l] = tc[i].s[k];
+			CS[k][l] = tc[i].c[k];
+			DAMP[k][l] = damp[i][k];
+			INVU[k][l] = inv_u[i][k];
+			for (int j = 0; j < n; ++j)
+				LU[k][j][l] = lu[i][k][j];
+		}
+	}
 	int it = 0;
 	double step_change = 0.0;
 	for (;;) {
-		if (++it > 1)
-			for (int i = 0; i < S; ++i) {
-				/* follow() moves th_m = q + hh w to the new stage angles:
-				 * give it the stage's rate with hh = h */
-				double rate[NMAX];
-				pendula_gauss_stage_rate(w, i, rate, n);
-				follow(s->q, rate, h, th[i], &tc[i], n);
+		if (++it > 1) {
+			/* the stage angles th0 + h sum_j a_ij W_j, sin and cos */
+			lanes rate[NMAX];
+			for (int k = 0; k < n; ++k) {
+				lanes sum = {0.0, 0.0, 0.0, 0.0};
+				for (int j = 0; j < S; ++j)
+					sum += acol[j] * W[k][j];
+				rate[k] = sum;
 			}
-		double rw[S][NMAX];
-		for (int i = 0; i < S; ++i)
-			forces(ch, &tc[i], gx[i], gy[i], w[i], damp[i], f[i], rw[i], n);
-		double r[S][NMAX];
-		for (int i = 0; i < S; ++i) {
+			follow(s->q, rate, h, TH, SN, CS, n);
+		}
+		lanes RW[NMAX], r[NMAX];
+		forces(ch, SN, CS, &GX, &GY, W, DAMP, F, RW, n);
+		for (int k = 0; k < n; ++k) {
 			/* residual p0 + h sum_j a_ij (f_j - [j != i] Lambda W_j)
 			 *          - (R(th_i) + h a_ii Lambda) W_i */
-			double force[NMAX];
-			pendula_gauss_stage_force(f, w, ch->lambda, i, force, n);
-			for (int k = 0; k < n; ++k)
-				r[i][k] = s->p[k] + h * force[k] - rw[i][k];
-			lu_apply(lu[i], inv_u[i], r[i], n);
-		}
-		double change = 0.0;
-		for (int i = 0; i < S; ++i)
-			for (int k = 0; k < n; ++k) {
-				const double d = fabs(r[i][k]);
-				change = d > change ? d : change;
-				w[i][k] += r[i][k];
+			lanes sum = {0.0, 0.0, 0.0, 0.0};
+			for (int j = 0; j < S; ++j) {
+				const double dj = ch->lambda[k] * W[k][j];
+				/* (the bits of dj, or +0.0 in stage j's own lane) */
+				const lanes damp_j =
+				    (lanes)((lane_bits)(lanes){dj, dj, dj, dj} & off_diag[j]);
+				sum += acol[j] * (F[k][j] - damp_j);
 			}
+			r[k] = s->p[k] + h * sum - RW[k];
+		}
+		lu_apply(LU, INVU, r, n);
+		double change = 0.0;
+		for (int k = 0; k < n; ++k) {
+			for (int l = 0; l < S; ++l) {
+				const double d = fabs(r[k][l]);
+				change = d > change ? d : change;
+			}
+			W[k] += r[k];
+		}
 		step_change = change * fabs(h);
 		if (!(step_change > ITERATION_TOL))
 			break; /* converged (or NaN: caught by the engine) */
@@ -713,6 +772,14 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	}
 	if (!(step_change <= PENDULA_SOLVE_FAILED))
 		pr->failed = 1; /* diverging or NaN: the engine halves the step */
+	/* out of the lanes */
+	for (int i = 0; i < S; ++i)
+		for (int k = 0; k < n; ++k) {
+			w[i][k] = W[k][i];
+			f[i][k] = F[k][i];
+			tc[i].s[k] = SN[k][i];
+			tc[i].c[k] = CS[k][i];
+		}
 	/* the power of the non-conservative forces at each stage (at the last
 	 * iteration's stage angles: they differ from the final ones by far
 	 * less than the energy check looks at) */
@@ -739,7 +806,9 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 		return call(6); \
 	}
 
-static int chain_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr)
+/* (the lanes of the iteration in AVX2 where the CPU has it) */
+PENDULA_SIMD_CLONES static int chain_step(const pendula_system *sys, pendula_state *s, double h,
+                                          pendula_predictor *pr)
 {
 #define CALL(n) gauss_n(sys, s, h, pr, n)
 	CHAIN_DISPATCH(CALL)
