@@ -317,10 +317,11 @@ static const double pendula_gauss_a[PENDULA_GAUSS_STAGES][PENDULA_GAUSS_STAGES] 
  * the angles by 10^-7.4 rad (geometric mean) against 10^-5.9 with the
  * parabola plus its error, and a step takes 4.9 iterations instead of 5.8
  * (instructions per frame, lv2bench at block 256: six rods 291 to 275,
- * `chain` 107 to 101, `double` 49.8 to 48.3, `parallel` 62.4 to 60.1).  The quartic's weights
- * (pendula_gauss_extrapolate) are the Lagrange basis on the five nodes at c_i, from the exact nodes
- * (tests/test_engine.c recomputes them); six nodes are no better (the
- * sixth is the farthest), and their errors grow with the degree beyond. */
+ * `chain` 107 to 101, `double` 49.8 to 48.3, `parallel` 62.4 to 60.1).
+ * The quartic's weights (pendula_gauss_extrapolate) are the Lagrange
+ * basis on the five nodes, at c_i (tests/test_chain.c recomputes them
+ * from the Legendre roots); six nodes are no better (the sixth is the
+ * farthest). */
 static const double pendula_gauss_extrapolate[PENDULA_GAUSS_STAGES][PENDULA_GAUSS_MEMORY] = {
     {0.5140719307654581, -4.163977794943222, 6.5873666409185, -4.846777691950554,
      2.909316915209819},
