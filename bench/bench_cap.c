@@ -16,7 +16,7 @@
  * First, how the work cap's prices follow CPU time (print_prices).
  *
  * Prints, never asserts:
- *   bench work_price_MODEL n=N work_iteration=W ns_per_unit=X
+ *   bench work_price_MODEL n=N work_iteration=W ns_per_unit=X vs_double=R
  *   bench cap_MODEL_DIST settings=N capped=K fraction=F worst_ns_per_frame=X
  *         worst_steps_per_frame=S
  */
@@ -254,7 +254,26 @@ static void cost_of(const pendula_params *p, double *ns, double *work)
 /* How well the work cap's prices (pendula_system.work_iteration) follow
  * CPU time: each model and size at its defaults, time_scale 8 and 32; the
  * extra CPU time over the extra work is the marginal ns per work unit, which
- * should be about the same for every model and size. */
+ * should be about the same for every model and size.  The VM's speed drifts
+ * by a factor of up to two within seconds, so every size is timed once per
+ * round, PRICE_ROUNDS rounds, and each is printed as the median over the
+ * rounds of its ns per unit and of its ratio to the double pendulum's in
+ * the same round (the drift cancels in the ratio). */
+#define PRICE_ROUNDS 9
+#define PRICE_SIZES  (PENDULA_N_MODELS * PENDULA_MAX_BODIES)
+
+static int compare_doubles(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof(x[0]), compare_doubles);
+	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
 static void print_prices(void)
 {
 	{ /* a run whose figures are dropped: the first one pays for cold caches */
@@ -263,6 +282,9 @@ static void print_prices(void)
 		double ns, work;
 		cost_of(&p, &ns, &work);
 	}
+	/* the sizes: every model at every N it takes (the first is double's) */
+	pendula_params size[PRICE_SIZES];
+	int iteration_price[PRICE_SIZES], n_sizes = 0;
 	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
 		int last_size = 0;
 		for (int n = 1; n <= PENDULA_MAX_BODIES; ++n) {
@@ -274,16 +296,29 @@ static void print_prices(void)
 			if (sys.n == last_size)
 				continue; /* the model clamps n: a size already timed */
 			last_size = sys.n;
+			p.n_bodies = sys.n;
+			iteration_price[n_sizes] = sys.work_iteration;
+			size[n_sizes++] = p;
+		}
+	}
+	static double per_unit[PRICE_SIZES][PRICE_ROUNDS], ratio[PRICE_SIZES][PRICE_ROUNDS];
+	for (int r = 0; r < PRICE_ROUNDS; ++r)
+		for (int c = 0; c < n_sizes; ++c) {
+			pendula_params p = size[c];
 			double ns[2], work[2];
 			for (int i = 0; i < 2; ++i) {
 				p.time_scale = i ? 32.0 : 8.0;
 				cost_of(&p, &ns[i], &work[i]);
 			}
-			printf("bench work_price_%s n=%d work_iteration=%d ns_per_unit=%.2f\n",
-			       pendula_model_infos[m].slug, sys.n, sys.work_iteration,
-			       (ns[1] - ns[0]) / (work[1] - work[0]));
+			per_unit[c][r] = (ns[1] - ns[0]) / (work[1] - work[0]);
+			ratio[c][r] = per_unit[c][r] / per_unit[0][r];
 		}
-	}
+	for (int c = 0; c < n_sizes; ++c)
+		printf("bench work_price_%s n=%d work_iteration=%d ns_per_unit=%.2f "
+		       "vs_double=%.2f\n",
+		       pendula_model_infos[size[c].model].slug, size[c].n_bodies,
+		       iteration_price[c], median_of(per_unit[c], PRICE_ROUNDS),
+		       median_of(ratio[c], PRICE_ROUNDS));
 }
 
 int main(int argc, char **argv)
