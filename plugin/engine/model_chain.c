@@ -704,28 +704,49 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 		}
 	}
 	/* the stages into lanes (the fourth lane: the third stage again) */
-	lanes W[NMAX], TH[NMAX], SN[NMAX], CS[NMAX], DAMP[NMAX], F[NMAX], INVU[NMAX];
-	lanes LU[NMAX][NMAX], GX, GY, acol[S];
-	lane_bits off_diag[S]; /* all ones where the lane's stage is not j */
+	/* (written and read element by element through the double views,
+	 * which compilers store and load plainly, as vectors otherwise) */
+	union {
+		lanes v[NMAX];
+		double d[NMAX][LANES];
+	} Wu, THu, SNu, CSu, DAMPu, Fu, INVUu;
+	union {
+		lanes v[NMAX][NMAX];
+		double d[NMAX][NMAX][LANES];
+	} LUu;
+	union {
+		lanes v[S + 2];
+		double d[S + 2][LANES];
+	} cu; /* acol[j] = (a_0j, a_1j, a_2j, a_2j), then GX, GY */
+	union {
+		lane_bits v[S];
+		long long d[S][LANES];
+	} offu; /* all ones where the lane's stage is not j */
 	for (int l = 0; l < LANES; ++l) {
 		const int i = l < S ? l : S - 1;
-		GX[l] = gx[i];
-		GY[l] = gy[i];
+		cu.d[S][l] = gx[i];
+		cu.d[S + 1][l] = gy[i];
 		for (int j = 0; j < S; ++j) {
-			acol[j][l] = pendula_gauss_a[i][j];
-			off_diag[j][l] = i == j ? 0 : -1;
+			cu.d[j][l] = pendula_gauss_a[i][j];
+			offu.d[j][l] = i == j ? 0 : -1;
 		}
 		for (int k = 0; k < n; ++k) {
-			W[k][l] = w[i][k];
-			TH[k][l] = th[i][k];
-			SN[k][l] = tc[i].s[k];
-			CS[k][l] = tc[i].c[k];
-			DAMP[k][l] = damp[i][k];
-			INVU[k][l] = inv_u[i][k];
+			Wu.d[k][l] = w[i][k];
+			THu.d[k][l] = th[i][k];
+			SNu.d[k][l] = tc[i].s[k];
+			CSu.d[k][l] = tc[i].c[k];
+			DAMPu.d[k][l] = damp[i][k];
+			INVUu.d[k][l] = inv_u[i][k];
 			for (int j = 0; j < n; ++j)
-				LU[k][j][l] = lu[i][k][j];
+				LUu.d[k][j][l] = lu[i][k][j];
 		}
 	}
+	lanes *const W = Wu.v, *const TH = THu.v, *const SN = SNu.v, *const CS = CSu.v;
+	lanes *const F = Fu.v;
+	const lanes *const DAMP = DAMPu.v, *const INVU = INVUu.v, *const acol = cu.v;
+	const lanes(*const LU)[NMAX] = LUu.v;
+	const lane_bits *const off_diag = offu.v;
+	const lanes GX = cu.v[S], GY = cu.v[S + 1];
 	int it = 0;
 	double step_change = 0.0;
 	for (;;) {
@@ -775,10 +796,10 @@ gauss_n(const pendula_system *sys, pendula_state *s, double h, pendula_predictor
 	/* out of the lanes */
 	for (int i = 0; i < S; ++i)
 		for (int k = 0; k < n; ++k) {
-			w[i][k] = W[k][i];
-			f[i][k] = F[k][i];
-			tc[i].s[k] = SN[k][i];
-			tc[i].c[k] = CS[k][i];
+			w[i][k] = Wu.d[k][i];
+			f[i][k] = Fu.d[k][i];
+			tc[i].s[k] = SNu.d[k][i];
+			tc[i].c[k] = CSu.d[k][i];
 		}
 	/* the power of the non-conservative forces at each stage (at the last
 	 * iteration's stage angles: they differ from the final ones by far
