@@ -508,31 +508,22 @@ follow(const double *q, const lanes *rate, double h, lanes *th, lanes *sn, lanes
 		const lanes moved = q[k] + h * rate[k];
 		const lanes e = moved - th[k];
 		th[k] = moved;
-		int small = 1;
+		const lanes sk = sn[k], ck = cs[k];
+		const lanes e2 = 0.5 * e * e;
+		const lanes e3 = e2 * e * (1.0 / 3.0);
+		sn[k] = sk + (ck * e - sk * e2 - ck * e3);
+		cs[k] = ck - (sk * e + ck * e2 - sk * e3);
+		/* a lane that moved too far (or NaN) evaluates afresh */
+		int far = 0;
 		for (int l = 0; l < LANES; ++l)
-			small &= fabs(e[l]) < TAYLOR_EPS;
-		if (small) {
-			const lanes sk = sn[k], ck = cs[k];
-			const lanes e2 = 0.5 * e * e;
-			const lanes e3 = e2 * e * (1.0 / 3.0);
-			sn[k] = sk + (ck * e - sk * e2 - ck * e3);
-			cs[k] = ck - (sk * e + ck * e2 - sk * e3);
-			continue;
-		}
-		for (int l = 0; l < LANES; ++l) {
-			const double el = e[l], sl = sn[k][l], cl = cs[k][l];
-			if (fabs(el) < TAYLOR_EPS) {
-				const double e2 = 0.5 * el * el;
-				const double e3 = e2 * el * (1.0 / 3.0);
-				sn[k][l] = sl + (cl * el - sl * e2 - cl * e3);
-				cs[k][l] = cl - (sl * el + cl * e2 - sl * e3);
-			} else {
+			far |= !(fabs(e[l]) < TAYLOR_EPS);
+		for (int l = 0; far && l < LANES; ++l)
+			if (!(fabs(e[l]) < TAYLOR_EPS)) {
 				double sv, cv;
 				pendula_sincos(moved[l], &sv, &cv);
 				sn[k][l] = sv;
 				cs[k][l] = cv;
 			}
-		}
 	}
 }
 
