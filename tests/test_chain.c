@@ -623,6 +623,8 @@ static void test_accelerations_independent(void)
 {
 	srand(4242);
 	double worst = 0.0, worst_energy = 0.0, worst_power = 0.0, worst_jerk = 0.0;
+	double worst_inv_mass = 0.0, worst_bound = 0.0;
+	int bound_reads = 0;
 	for (int trial = 0; trial < 300; ++trial) {
 		pendula_params p = chain_params(1 + trial % 6, trial % 3);
 		for (int k = 0; k < NL; ++k) {
@@ -667,7 +669,46 @@ static void test_accelerations_independent(void)
 		pendula_momentum(&sys, th, w, st.p);
 		st.phase_x = r.wx * t;
 		st.phase_y = r.wy * t;
-		sys.ops->measure_jerk(&sys, &st, qdot, val, der, jerk, NULL);
+		float inv_mass[PENDULA_MAX_BODIES];
+		sys.ops->measure_jerk(&sys, &st, qdot, val, der, jerk, inv_mass);
+		/* what it leaves for the step rule, diag(R^-1), against the
+		 * inverse of the mass matrix from the positions' Jacobian
+		 * (Gauss-Jordan here), to single precision */
+		{
+			double R[NL][NL], inv[NL][NL];
+			ref_mass_matrix(&r, th, R);
+			for (int i = 0; i < r.n; ++i)
+				for (int j = 0; j < r.n; ++j)
+					inv[i][j] = i == j;
+			for (int c = 0; c < r.n; ++c) {
+				const double piv = R[c][c];
+				for (int j = 0; j < r.n; ++j) {
+					R[c][j] /= piv;
+					inv[c][j] /= piv;
+				}
+				for (int i = 0; i < r.n; ++i) {
+					const double f = i == c ? 0.0 : R[i][c];
+					for (int j = 0; j < r.n; ++j) {
+						R[i][j] -= f * R[c][j];
+						inv[i][j] -= f * inv[c][j];
+					}
+				}
+			}
+			for (int k = 0; k < r.n; ++k)
+				worst_inv_mass =
+				    fmax(worst_inv_mass, fabs(inv_mass[k] - inv[k][k]) / inv[k][k]);
+			/* and the step rule reads it as it would its own */
+			const double e = val[PENDULA_CH_ENERGY];
+			const double h_own = sys.ops->step_bound_at(&sys, &st, qdot, acc, NULL, e);
+			const double h_measured =
+			    sys.ops->step_bound_at(&sys, &st, qdot, acc, inv_mass, e);
+			worst_bound = fmax(worst_bound, fabs(h_measured - h_own) / h_own);
+			float scaled[PENDULA_MAX_BODIES];
+			for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+				scaled[k] = 16.0f * inv_mass[k];
+			bound_reads +=
+			    sys.ops->step_bound_at(&sys, &st, qdot, acc, scaled, e) != h_own;
+		}
 		double diff[2][NL];
 		for (int e = 0; e < 2; ++e) {
 			const double eps = e ? 5e-5 : 1e-4;
@@ -707,10 +748,14 @@ static void test_accelerations_independent(void)
 	printf(
 	    "\n  300 random states, N = 1..6, all shapes, damping, torque, forcing: max relative "
 	    "difference of the accelerations %.2e, energy %.2e, power %.2e; jerk against the "
-	    "accelerations' time difference %.2e",
-	    worst, worst_energy, worst_power, worst_jerk);
+	    "accelerations' time difference %.2e; diag(R^-1) for the step rule %.2e, its step "
+	    "against the rule's own %.2e (%d of 300 steps change with it)",
+	    worst, worst_energy, worst_power, worst_jerk, worst_inv_mass, worst_bound, bound_reads);
 	CU_ASSERT(worst < 1e-6); /* finite differences in the reference */
 	CU_ASSERT(worst_jerk < 1e-7);
+	CU_ASSERT(worst_inv_mass < 1e-6);
+	CU_ASSERT(worst_bound < 1e-6);
+	CU_ASSERT(bound_reads > 30);
 	CU_ASSERT(worst_energy < 1e-12);
 	CU_ASSERT(worst_power < 1e-12);
 }
@@ -956,6 +1001,34 @@ static double predictor_miss(double h)
 	return miss;
 }
 
+/* The same after the step halves (the engine's response to a failed step):
+ * the parabola through the last step's stages, at the nodes of a step half
+ * as long; its miss is O(h^3), not the O(h) of stages taken at the wrong
+ * times. */
+static double predictor_miss_halved(double h)
+{
+	/* (six steps of 2 h, then the guess of the step of h at t = 0.5) */
+	double t0 = 0.5 - 12.0 * h, miss = 0.0;
+	pendula_predictor pr;
+	const double start[PENDULA_MAX_BODIES] = {motion_rate(t0)};
+	pendula_predictor_start(&pr, start);
+	for (int m = 0; m < 7; ++m) {
+		const double hm = m < 6 ? 2.0 * h : h;
+		double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES];
+		double ex[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES];
+		double exact[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES] = {{0}};
+		pendula_gauss_guess(&pr, hm, w, ex, 1);
+		for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
+			exact[i][0] = motion_rate(t0 + pendula_gauss_c[i] * hm);
+			if (m == 6)
+				miss = fmax(miss, fabs(w[i][0] - exact[i][0]));
+		}
+		pendula_gauss_push(&pr, exact, ex, 1);
+		t0 += hm;
+	}
+	return miss;
+}
+
 static void test_gauss_predictor(void)
 {
 	/* the nodes: roots of P_3(2c - 1), 1/2 + (-1, 0, 1) sqrt(3/5) / 2 */
@@ -973,12 +1046,15 @@ static void test_gauss_predictor(void)
 			worst = fmax(worst, rel);
 		}
 	const double m1 = predictor_miss(0.02), m2 = predictor_miss(0.01);
+	const double hm1 = predictor_miss_halved(0.02), hm2 = predictor_miss_halved(0.01);
 	printf("\n  weights within %.1e of the Lagrange basis; miss at h = 0.02: %.2e, at 0.01: "
-	       "%.2e, ratio %.1f",
-	       worst, m1, m2, m1 / m2);
+	       "%.2e, ratio %.1f; right after the step halves to 0.02: %.2e, to 0.01: %.2e, "
+	       "ratio %.1f",
+	       worst, m1, m2, m1 / m2, hm1, hm2, hm1 / hm2);
 	CU_ASSERT(worst < 4 * DBL_EPSILON);
 	CU_ASSERT(m1 < 1e-9);
 	CU_ASSERT(m1 / m2 > 45.0 && m1 / m2 < 90.0);
+	CU_ASSERT(hm1 / hm2 > 6.0 && hm1 / hm2 < 11.0); /* O(h^3): 8 per halving */
 }
 
 int main(void)
