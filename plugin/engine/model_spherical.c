@@ -23,6 +23,7 @@
  */
 #include "scheme_rattle.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -30,8 +31,18 @@
 /* A SHAKE solve takes at most MAX_ITERATIONS Newton iterations. */
 #define MAX_ITERATIONS 12
 /* Newton stops when every |g_k| / l_k^2 (about the relative length error)
- * is below this. */
+ * is below this, or below what rounding of the positions allows
+ * (spherical_model.g_tol). */
 #define CONSTRAINT_TOL 1e-14
+/* Positions relative to the pivot are rounded to about DBL_EPSILON times
+ * their size, up to reach_k = l_1 + .. + l_k for bob k, so a link's
+ * vector r_k - r_{k-1} has an error of about 2 DBL_EPSILON reach_k and
+ * |g_k| / l_k^2 one of about 2 DBL_EPSILON reach_k / l_k: above 1e-14 for
+ * a centimetre link 7 m from the pivot.  Newton cannot go below that, and
+ * spent all MAX_ITERATIONS of every stage trying (46 iterations per step
+ * instead of 10 for a 13 mm link 14 m out).  The tolerance is this many
+ * times that rounding. */
+#define ROUNDING_TOL   8.0
 
 typedef struct {
 	double m[NL], inv_m[NL];
@@ -42,6 +53,9 @@ typedef struct {
 	int damped;       /* any damper */
 	int conservative; /* no damper, swirl or forcing: every step's work is 0 */
 	double h_params;  /* largest step these settings allow, s */
+	/* |g_k| at which SHAKE has converged: l_k^2 times CONSTRAINT_TOL or
+	 * the rounding of the positions (ROUNDING_TOL), whichever is larger */
+	double g_tol[NL];
 	double rate_coef; /* speed bound: sum_k sqrt(2 (1/m_k + 1/m_{k-1})) / l_k */
 } spherical_model;
 
@@ -115,6 +129,8 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 		sm->swirl[k] = pendula_finite_or(p->sigma[k], 0.0) / l2;
 		sm->damped |= sm->damp[k] > 0.0;
 		sum_l += sm->l[k];
+		const double rounding = ROUNDING_TOL * DBL_EPSILON * sum_l / sm->l[k];
+		sm->g_tol[k] = l2 * (rounding > CONSTRAINT_TOL ? rounding : CONSTRAINT_TOL);
 	}
 	sm->conservative = !sm->damped && !sys->force.forced;
 	for (int k = 0; k < n; ++k)
@@ -309,12 +325,11 @@ static inline __attribute__((always_inline)) int shake_n(const pendula_system *s
 			for (int i = 0; i < 3; ++i)
 				d[k][i] = qt[3 * k + i] + dq[3 * k + i] -
 				          (k > 0 ? qt[3 * (k - 1) + i] + dq[3 * (k - 1) + i] : 0.0);
-			const double l2 = sm->l[k] * sm->l[k];
-			g[k] = 0.5 * (dot3(d[k], d[k]) - l2);
-			const double e_k = fabs(g[k]) / l2;
+			g[k] = 0.5 * (dot3(d[k], d[k]) - sm->l[k] * sm->l[k]);
+			const double e_k = fabs(g[k]) / sm->g_tol[k];
 			err = e_k > err ? e_k : err; /* (fmax without the libm call) */
 		}
-		if (!(err > CONSTRAINT_TOL) || it == MAX_ITERATIONS)
+		if (!(err > 1.0) || it == MAX_ITERATIONS)
 			break; /* converged (or NaN: the engine restarts) */
 		double lo[NL], di[NL], up[NL];
 		for (int j = 0; j < n; ++j) {
