@@ -349,37 +349,37 @@ static inline __attribute__((always_inline)) int shake_n(const pendula_system *s
 	return it + 1;
 }
 
-/* Dense solve of a small system (n <= NL), Gaussian elimination with
- * partial pivoting. */
-static void dense_solve(int n, double A[NL][NL], double *b)
+/* Solves B x = r in place of r for a symmetric tridiagonal B (off-diagonal
+ * off[k] between k and k + 1) factorised as B = L U by Thomas' algorithm:
+ * inv_piv the inverse pivots, cp U's upper diagonal. */
+static inline void thomas_substitute(int n, const double *off, const double *cp,
+                                     const double *inv_piv, double *r)
 {
-	for (int c = 0; c < n; ++c) {
-		int piv = c;
-		for (int i = c + 1; i < n; ++i)
-			if (fabs(A[i][c]) > fabs(A[piv][c]))
-				piv = i;
-		if (piv != c) {
-			for (int j = 0; j < n; ++j) {
-				const double t = A[c][j];
-				A[c][j] = A[piv][j];
-				A[piv][j] = t;
-			}
-			const double t = b[c];
-			b[c] = b[piv];
-			b[piv] = t;
-		}
-		for (int i = c + 1; i < n; ++i) {
-			const double f = A[i][c] / A[c][c];
-			for (int j = c; j < n; ++j)
-				A[i][j] -= f * A[c][j];
-			b[i] -= f * b[c];
+	r[0] *= inv_piv[0];
+	for (int k = 1; k < n; ++k)
+		r[k] = (r[k] - off[k - 1] * r[k - 1]) * inv_piv[k];
+	for (int k = n - 2; k >= 0; --k)
+		r[k] -= cp[k] * r[k + 1];
+}
+
+/* Solves S x = b in place of b for a small symmetric positive definite S
+ * (n <= NL) by S = L D L^T; S is overwritten. */
+static void spd_solve(int n, double S[NL][NL], double *b)
+{
+	for (int j = 0; j < n; ++j) {
+		for (int k = 0; k < j; ++k) {
+			const double l = S[j][k] / S[k][k];
+			for (int i = j; i < n; ++i)
+				S[i][j] -= l * S[i][k];
+			S[j][k] = l;
+			b[j] -= l * b[k];
 		}
 	}
 	for (int i = n - 1; i >= 0; --i) {
-		double s = b[i];
-		for (int j = i + 1; j < n; ++j)
-			s -= A[i][j] * b[j];
-		b[i] = s / A[i][i];
+		double x = b[i] / S[i][i];
+		for (int k = i + 1; k < n; ++k)
+			x -= S[k][i] * b[k];
+		b[i] = x;
 	}
 }
 
@@ -421,48 +421,47 @@ static inline __attribute__((always_inline)) void project_n(const pendula_system
 		return;
 	}
 	/* B = M + h/2 C: diagonal m_k + h/2 (c_k + c_{k+1}), off-diagonal
-	 * -h/2 c_{k+1} between bobs k and k + 1. */
+	 * -h/2 c_{k+1} between bobs k and k + 1, the same for each of the
+	 * three coordinates.  With Y_j = B^-1 (e_j - e_{j-1}) (the impulse of
+	 * link j on the bobs it joins, per unit of its direction), G B^-1 G^T
+	 * is S_rj = (d_r . d_j) (Y_j[r] - Y_j[r-1]): one factorisation of B
+	 * and n + 3 substitutions, instead of a solve per link and coordinate. */
 	const double hh = 0.5 * h;
-	double bd[NL], bo[NL], blo[NL];
-	for (int k = 0; k < n; ++k) {
-		const double c_next = k + 1 < n ? sm->damp[k + 1] : 0.0;
-		bd[k] = sm->m[k] + hh * (sm->damp[k] + c_next);
-		bo[k] = -hh * c_next;             /* upper: (k, k + 1) */
-		blo[k] = k > 0 ? bo[k - 1] : 0.0; /* lower: (k, k - 1) */
+	double bo[NL], cp[NL], inv_piv[NL];
+	for (int k = 0; k < n; ++k)
+		bo[k] = k + 1 < n ? -hh * sm->damp[k + 1] : 0.0; /* (k, k + 1) and (k + 1, k) */
+	for (int k = 0; k < n; ++k) { /* Thomas: B = L U, U with unit diagonal */
+		const double diag =
+		    sm->m[k] + hh * (sm->damp[k] + (k + 1 < n ? sm->damp[k + 1] : 0.0));
+		inv_piv[k] = 1.0 / (diag - (k > 0 ? bo[k - 1] * cp[k - 1] : 0.0));
+		cp[k] = bo[k] * inv_piv[k];
 	}
-	double w[3][NL], X[NL][3][NL];
+	double w[3][NL], Y[NL][NL];
 	for (int i = 0; i < 3; ++i) {
 		for (int k = 0; k < n; ++k)
 			w[i][k] = pt[3 * k + i];
-		tridiag_solve(n, blo, bd, bo, w[i]);
+		thomas_substitute(n, bo, cp, inv_piv, w[i]);
 	}
-	for (int j = 0; j < n; ++j)
-		for (int i = 0; i < 3; ++i) {
-			for (int k = 0; k < n; ++k)
-				X[j][i][k] = 0.0;
-			X[j][i][j] = d[j][i];
-			if (j > 0)
-				X[j][i][j - 1] = -d[j][i];
-			tridiag_solve(n, blo, bd, bo, X[j][i]);
-		}
+	for (int j = 0; j < n; ++j) {
+		for (int k = 0; k < n; ++k)
+			Y[j][k] = k == j ? 1.0 : k == j - 1 ? -1.0 : 0.0;
+		thomas_substitute(n, bo, cp, inv_piv, Y[j]);
+	}
 	double S[NL][NL], nu[NL];
 	for (int r = 0; r < n; ++r) {
-		nu[r] = 0.0;
+		double dw[3];
 		for (int i = 0; i < 3; ++i)
-			nu[r] += d[r][i] * (w[i][r] - (r > 0 ? w[i][r - 1] : 0.0));
-		for (int j = 0; j < n; ++j) {
-			double s = 0.0;
-			for (int i = 0; i < 3; ++i)
-				s += d[r][i] * (X[j][i][r] - (r > 0 ? X[j][i][r - 1] : 0.0));
-			S[r][j] = s;
-		}
+			dw[i] = w[i][r] - (r > 0 ? w[i][r - 1] : 0.0);
+		nu[r] = dot3(d[r], dw);
+		for (int j = 0; j < n; ++j)
+			S[r][j] = dot3(d[r], d[j]) * (Y[j][r] - (r > 0 ? Y[j][r - 1] : 0.0));
 	}
-	dense_solve(n, S, nu);
+	spd_solve(n, S, nu);
 	for (int k = 0; k < n; ++k)
 		for (int i = 0; i < 3; ++i) {
 			double v = w[i][k];
 			for (int j = 0; j < n; ++j)
-				v -= nu[j] * X[j][i][k];
+				v -= nu[j] * d[j][i] * Y[j][k];
 			p1[3 * k + i] = sm->m[k] * v;
 		}
 }
