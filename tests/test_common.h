@@ -49,13 +49,13 @@ static inline void test_control_defaults(pendula_variant v, float control[PENDUL
 }
 
 /* Whether the engine's work since its reset stayed within the work cap: the
- * frames' share of the budget plus at most one step's work, because a step
- * is begun while the credit is positive and paid once its iterations are
- * known (engine.c; the credit starts at 0). */
+ * frames' share of the budget, the credit the reset started with, plus at
+ * most one step's work, because a step is begun while the credit is
+ * positive and paid once its iterations are known (engine.c). */
 static inline bool test_work_within_cap(const pendula_stats *st)
 {
-	return (double)st->work <=
-	       st->max_work_per_frame * (double)st->frames + (double)st->max_call_work;
+	return (double)st->work <= st->max_work_per_frame * (double)st->frames +
+	                               PENDULA_BURST_WORK + (double)st->max_call_work;
 }
 
 #endif

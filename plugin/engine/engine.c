@@ -74,7 +74,7 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * frames that left budget unused, a block may so spend up to this much
  * beyond its own share (about 0.25 ms on the 2-core VM); a setting that
  * uses its whole share never has the burst. */
-#define BURST_WORK            48000
+#define BURST_WORK            PENDULA_BURST_WORK
 /* A step level raised because a step failed (its solve, or the energy
  * check) is kept for this many good steps before it may relax by one
  * level.  Most failures are short events (a light bob's knee snap), after
@@ -529,7 +529,7 @@ static inline float output_coef(double cs)
 
 enum { WRAP_NONE, WRAP_ONCE, WRAP_ANY };
 
-static void restart(pendula_engine *e);
+static void restart(pendula_engine *e, int64_t credit);
 static void fill_frame(const pendula_engine *e, pendula_frame *f);
 static void fill_frame_at(const pendula_engine *e, double u, pendula_frame *f);
 static void fill_pose_fields(const pendula_engine *e, double u, pendula_frame *f);
@@ -857,7 +857,7 @@ static void next_step(pendula_engine *e)
 		 * restarts from the initial state. */
 		e->stats.restarts++;
 		if (!e->restarting) {
-			restart(e);
+			restart(e, 0); /* (no more work this frame) */
 			return;
 		}
 		/* Even the initial state fails (cannot happen with settings
@@ -959,8 +959,21 @@ static void next_step(pendula_engine *e)
 	frame_advance_setup(e);
 }
 
-/* State = initial, t = 0, and the first step computed. */
-static void restart(pendula_engine *e)
+/* The work credit a reset starts with: the carry-over a run earns in idle
+ * frames (BURST_WORK), since a fresh start has spent nothing.  The first
+ * steps are often the dearest (the step level settles from the longest
+ * step down); with no credit a musical chain of bench_cap (a 1 cm link of
+ * 12 g under 1.4 kg, time_scale 8.5) was capped at its first frame and
+ * never again.  The same at every reset, so a reset still reproduces the
+ * run that followed it; the last-resort restart of a state that blew up
+ * starts with none. */
+static int64_t start_credit(const pendula_engine *e)
+{
+	return (int64_t)BURST_WORK * e->credit_unit;
+}
+
+/* State = initial, t = 0, and the first step computed, paid from credit. */
+static void restart(pendula_engine *e, int64_t credit)
 {
 	apply_pending(e);
 	memset(&e->st, 0, sizeof(e->st));
@@ -976,7 +989,7 @@ static void restart(pendula_engine *e)
 	e->level = 0;
 	e->floor_level = 0;
 	e->floor_good = 0;
-	e->credit = 0;
+	e->credit = credit;
 	e->h = PENDULA_H_MAX;
 	measure_all(e, e->end_val, e->end_der, e->end_jerk);
 	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
@@ -1009,7 +1022,7 @@ pendula_engine *pendula_engine_new(double sample_rate, const pendula_params *p)
 	pendula_system_init(&e->sys, p); /* so that the model is known */
 	e->sys.n = 0;                    /* every body "appears" at the reset */
 	e->sys.dof = 0;
-	restart(e);
+	restart(e, start_credit(e));
 	memset(&e->stats, 0, sizeof(e->stats));
 	fill_frame(e, &e->last);
 	return e;
@@ -1043,7 +1056,7 @@ void pendula_engine_reset(pendula_engine *e)
 		e->sys.n = 0;
 		e->sys.dof = 0;
 	}
-	restart(e);
+	restart(e, start_credit(e));
 	fill_frame(e, &e->last);
 	e->last_lazy = 0;
 }
