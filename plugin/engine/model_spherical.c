@@ -422,8 +422,9 @@ static inline __attribute__((always_inline)) void project_n(const pendula_system
 	}
 	/* B = M + h/2 C: diagonal m_k + h/2 (c_k + c_{k+1}), off-diagonal
 	 * -h/2 c_{k+1} between bobs k and k + 1, the same for each of the
-	 * three coordinates.  With Y_j = B^-1 (e_j - e_{j-1}) (the impulse of
-	 * link j on the bobs it joins, per unit of its direction), G B^-1 G^T
+	 * three coordinates.  With Y_j = B^-1 (e_j - e_{j-1}) (how the bobs'
+	 * velocities answer a unit impulse of link j, per coordinate of its
+	 * direction: it pushes bob j one way and bob j - 1 the other), G B^-1 G^T
 	 * is S_rj = (d_r . d_j) (Y_j[r] - Y_j[r-1]): one factorisation of B
 	 * and n + 3 substitutions, instead of a solve per link and coordinate. */
 	const double hh = 0.5 * h;
