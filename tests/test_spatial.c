@@ -972,6 +972,22 @@ static void test_work_order(void)
 	check_work_order(&p, 1.0 / 512, "bead on the wavy floor, drag, forcing");
 }
 
+/* Two bobs (musical settings of bench_cap, to full precision): masses,
+ * lengths, polar angles, and the second link's azimuth. */
+static pendula_params two_bobs(double m0, double m1, double l0, double l1, double th0, double th1,
+                               double phi1)
+{
+	pendula_params p = spherical_params(2);
+	p.m[0] = m0;
+	p.m[1] = m1;
+	p.l[0] = l0;
+	p.l[1] = l1;
+	p.theta_init[0] = th0;
+	p.theta_init[1] = th1;
+	p.phi_init[1] = phi1;
+	return p;
+}
+
 /* A 15 g bob on a 4 cm rod under a 54 kg one on 3.7 m, at 8.6 times real
  * time (one of bench_cap's musical settings, without its damping and
  * forcing): the light link whips round at a thousand times the heavy one's
@@ -981,16 +997,11 @@ static void test_work_order(void)
  * warn the engine; with the check it stays within 3.2e-5. */
 static void test_light_bob_energy(void)
 {
-	pendula_params p = spherical_params(2);
+	pendula_params p =
+	    two_bobs(0.014665303428787769, 54.384495214155322, 0.039885106772772939,
+	             3.6919239969540731, -0.1120906799225537, -2.8258851171933195, 90 * DEG);
 	p.time_scale = 8.6428032900603498;
 	p.gravity = 7.3149269024312256;
-	p.m[0] = 0.014665303428787769;
-	p.m[1] = 54.384495214155322;
-	p.l[0] = 0.039885106772772939;
-	p.l[1] = 3.6919239969540731;
-	p.theta_init[0] = -0.1120906799225537;
-	p.theta_init[1] = -2.8258851171933195;
-	p.phi_init[1] = 90 * DEG;
 	pendula_engine *e = pendula_engine_new(48000, &p);
 	pendula_frame f;
 	double lo = 1e300, hi = -1e300;
@@ -1017,14 +1028,9 @@ static void test_light_bob_energy(void)
  * noise) and the links keep their lengths to that rounding. */
 static void test_short_link_far_out(void)
 {
-	pendula_params p = spherical_params(2);
-	p.m[0] = 0.29183871391135935;
-	p.m[1] = 0.014005502074234144;
-	p.l[0] = 9.2711257332654018;
-	p.l[1] = 0.012911481326799102;
-	p.theta_init[0] = -0.43499967003654527;
-	p.theta_init[1] = -1.9607588244274206;
-	p.phi_init[1] = 135 * DEG;
+	pendula_params p =
+	    two_bobs(0.29183871391135935, 0.014005502074234144, 9.2711257332654018,
+	             0.012911481326799102, -0.43499967003654527, -1.9607588244274206, 135 * DEG);
 	pendula_system sys;
 	pendula_state s;
 	start_state(&p, &sys, &s);
