@@ -48,10 +48,10 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * CPU time, not steps: a double-pendulum step at the defaults (14 iterations)
  * costs about 350 units, about 4 such steps per frame at 48 kHz, and a
  * six-link chain's steps about 3 times as much.  Each frame earns its
- * share of the budget; unused budget carries over to later frames, up to
- * BURST_WORK beyond one frame's share.  A step is begun while the credit is
- * positive and paid when its iterations are known (so the credit can dip
- * below zero by one step).  A frame that finds the budget spent reads the
+ * share of the budget; unused budget carries over to later frames, up
+ * to PENDULA_BURST_WORK beyond one frame's share.  A step is begun while
+ * the credit is positive and paid when its iterations are known (so the
+ * credit can dip below zero by one step).  A frame that finds the budget spent reads the
  * end of the current step: simulated time slows down instead of the
  * integrator losing accuracy or stability. */
 #define MAX_WORK_PER_SECOND   72000000
@@ -66,7 +66,9 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * and steps that span the snap jump by 1e-4 to 1e-2 (the energy drifted by
  * 2 % in 10 s before this check). */
 #define PENDULA_ENERGY_DEFECT 1e-7
-/* Budget carried over beyond one frame's share (32 frames' share at 48 kHz).
+/* PENDULA_BURST_WORK (pendula_engine.h, where the tests' work bound reads
+ * it): budget carried over beyond one frame's share (32 frames' share at
+ * 48 kHz), and the credit a reset starts with (start_credit).
  * A light bob's knee snap needs a burst of short steps within a few frames
  * (the energy check takes the long ones again): with 6000 units 15 of
  * bench_cap's 500 musical double settings, all of them snapping, reached
@@ -74,7 +76,6 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * frames that left budget unused, a block may so spend up to this much
  * beyond its own share (about 0.25 ms on the 2-core VM); a setting that
  * uses its whole share never has the burst. */
-#define BURST_WORK            PENDULA_BURST_WORK
 /* A step level raised because a step failed (its solve, or the energy
  * check) is kept for this many good steps before it may relax by one
  * level.  Most failures are short events (a light bob's knee snap), after
@@ -307,7 +308,7 @@ struct pendula_engine {
 	/* Work budget (integers, so that it does not depend on how blocks
 	 * split the frames): each frame earns MAX_WORK_PER_SECOND, each work
 	 * unit costs credit_unit (the sample rate), the credit holds at most
-	 * one frame's share and BURST_WORK units more. */
+	 * one frame's share and PENDULA_BURST_WORK units more. */
 	int64_t credit, credit_unit;
 	/* Lowest level allowed since a solve failed, and good steps since. */
 	int floor_level, floor_good;
@@ -960,8 +961,8 @@ static void next_step(pendula_engine *e)
 }
 
 /* The work credit a reset starts with: the carry-over a run earns in idle
- * frames (BURST_WORK), since a fresh start has spent nothing.  The first
- * steps are often the dearest (the step level settles from the longest
+ * frames (PENDULA_BURST_WORK), since a fresh start has spent nothing.  The
+ * first steps are often the dearest (the step level settles from the longest
  * step down); with no credit a musical chain of bench_cap (a 1 cm link of
  * 12 g under 1.4 kg, time_scale 8.5) was capped at its first frame and
  * never again.  The same at every reset, so a reset still reproduces the
@@ -969,7 +970,7 @@ static void next_step(pendula_engine *e)
  * starts with none. */
 static int64_t start_credit(const pendula_engine *e)
 {
-	return (int64_t)BURST_WORK * e->credit_unit;
+	return (int64_t)PENDULA_BURST_WORK * e->credit_unit;
 }
 
 /* State = initial, t = 0, and the first step computed, paid from credit. */
@@ -1140,7 +1141,7 @@ static inline float angle_out_any(float v)
  * between steps, and min() commutes with the sum). */
 static inline void earn(pendula_engine *e, uint32_t m)
 {
-	const int64_t cap = MAX_WORK_PER_SECOND + (int64_t)BURST_WORK * e->credit_unit;
+	const int64_t cap = MAX_WORK_PER_SECOND + (int64_t)PENDULA_BURST_WORK * e->credit_unit;
 	const int64_t room = cap - e->credit;
 	const int64_t gain = (int64_t)m * MAX_WORK_PER_SECOND;
 	e->credit = gain < room ? e->credit + gain : cap;

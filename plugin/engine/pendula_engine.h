@@ -99,7 +99,7 @@ typedef struct pendula_model_ops pendula_model_ops;
  * cap, engine.c). */
 #define PENDULA_WORK_STEP  128
 /* Work units of unused budget that carry over to later frames, and the
- * credit a reset starts with (engine.c, BURST_WORK): the work since a reset
+ * credit a reset starts with (engine.c, start_credit): the work since a reset
  * is at most pendula_stats.max_work_per_frame per frame, plus this, plus
  * the last step's. */
 #define PENDULA_BURST_WORK 48000
