@@ -78,22 +78,39 @@ static inline void link_vec(const double *q, int k, double *d)
 		d[i] = q[3 * k + i] - (k > 0 ? q[3 * (k - 1) + i] : 0.0);
 }
 
-/* Solves the tridiagonal system (lower a[k] for k >= 1, diagonal b, upper c
- * for k < n - 1) in place of r (Thomas). */
+/* A tridiagonal matrix (lower a[k] for k >= 1, diagonal b, upper c for
+ * k < n - 1) factored by Thomas' algorithm, B = L U: the inverse pivots
+ * and U's upper diagonal (its diagonal is 1). */
+typedef struct {
+	double inv_piv[NL], cp[NL];
+} tridiag_lu;
+
+static inline void tridiag_factor(int n, const double *a, const double *b, const double *c,
+                                  tridiag_lu *f)
+{
+	for (int k = 0; k < n; ++k) {
+		f->inv_piv[k] = 1.0 / (k > 0 ? b[k] - a[k] * f->cp[k - 1] : b[0]);
+		f->cp[k] = k < n - 1 ? c[k] * f->inv_piv[k] : 0.0;
+	}
+}
+
+/* r = B^-1 r with B's factors (a: its lower diagonal, as for the factors) */
+static inline void tridiag_substitute(int n, const double *a, const tridiag_lu *f, double *r)
+{
+	r[0] *= f->inv_piv[0];
+	for (int k = 1; k < n; ++k)
+		r[k] = (r[k] - a[k] * r[k - 1]) * f->inv_piv[k];
+	for (int k = n - 2; k >= 0; --k)
+		r[k] -= f->cp[k] * r[k + 1];
+}
+
+/* Solves the tridiagonal system in place of r. */
 static inline void tridiag_solve(int n, const double *a, const double *b, const double *c,
                                  double *r)
 {
-	double cp[NL], bp;
-	bp = b[0];
-	cp[0] = n > 1 ? c[0] / bp : 0.0;
-	r[0] /= bp;
-	for (int k = 1; k < n; ++k) {
-		bp = b[k] - a[k] * cp[k - 1];
-		cp[k] = k < n - 1 ? c[k] / bp : 0.0;
-		r[k] = (r[k] - a[k] * r[k - 1]) / bp;
-	}
-	for (int k = n - 2; k >= 0; --k)
-		r[k] -= cp[k] * r[k + 1];
+	tridiag_lu f;
+	tridiag_factor(n, a, b, c, &f);
+	tridiag_substitute(n, a, &f, r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -349,19 +366,6 @@ static inline __attribute__((always_inline)) int shake_n(const pendula_system *s
 	return it + 1;
 }
 
-/* Solves B x = r in place of r for a symmetric tridiagonal B (off-diagonal
- * off[k] between k and k + 1) factorised as B = L U by Thomas' algorithm:
- * inv_piv the inverse pivots, cp U's upper diagonal. */
-static inline void thomas_substitute(int n, const double *off, const double *cp,
-                                     const double *inv_piv, double *r)
-{
-	r[0] *= inv_piv[0];
-	for (int k = 1; k < n; ++k)
-		r[k] = (r[k] - off[k - 1] * r[k - 1]) * inv_piv[k];
-	for (int k = n - 2; k >= 0; --k)
-		r[k] -= cp[k] * r[k + 1];
-}
-
 /* Solves S x = b in place of b for a small symmetric positive definite S
  * (n <= NL) by S = L D L^T; S is overwritten. */
 static void spd_solve(int n, double S[NL][NL], double *b)
@@ -428,25 +432,25 @@ static inline __attribute__((always_inline)) void project_n(const pendula_system
 	 * is S_rj = (d_r . d_j) (Y_j[r] - Y_j[r-1]): one factorisation of B
 	 * and n + 3 substitutions, instead of a solve per link and coordinate. */
 	const double hh = 0.5 * h;
-	double bo[NL], cp[NL], inv_piv[NL];
-	for (int k = 0; k < n; ++k)
-		bo[k] = k + 1 < n ? -hh * sm->damp[k + 1] : 0.0; /* (k, k + 1) and (k + 1, k) */
-	for (int k = 0; k < n; ++k) { /* Thomas: B = L U, U with unit diagonal */
-		const double diag =
-		    sm->m[k] + hh * (sm->damp[k] + (k + 1 < n ? sm->damp[k + 1] : 0.0));
-		inv_piv[k] = 1.0 / (diag - (k > 0 ? bo[k - 1] * cp[k - 1] : 0.0));
-		cp[k] = bo[k] * inv_piv[k];
+	double bd[NL], bo[NL], blo[NL];
+	for (int k = 0; k < n; ++k) {
+		const double c_next = k + 1 < n ? sm->damp[k + 1] : 0.0;
+		bd[k] = sm->m[k] + hh * (sm->damp[k] + c_next);
+		bo[k] = -hh * c_next;             /* upper: (k, k + 1) */
+		blo[k] = k > 0 ? bo[k - 1] : 0.0; /* lower: (k, k - 1) */
 	}
+	tridiag_lu b_lu;
+	tridiag_factor(n, blo, bd, bo, &b_lu);
 	double w[3][NL], Y[NL][NL];
 	for (int i = 0; i < 3; ++i) {
 		for (int k = 0; k < n; ++k)
 			w[i][k] = pt[3 * k + i];
-		thomas_substitute(n, bo, cp, inv_piv, w[i]);
+		tridiag_substitute(n, blo, &b_lu, w[i]);
 	}
 	for (int j = 0; j < n; ++j) {
 		for (int k = 0; k < n; ++k)
 			Y[j][k] = k == j ? 1.0 : k == j - 1 ? -1.0 : 0.0;
-		thomas_substitute(n, bo, cp, inv_piv, Y[j]);
+		tridiag_substitute(n, blo, &b_lu, Y[j]);
 	}
 	double S[NL][NL], nu[NL];
 	for (int r = 0; r < n; ++r) {
