@@ -368,7 +368,8 @@ typedef struct {
 typedef struct {
 	event_rec ev[MAX_EVENTS];
 	int n;
-	long base; /* frame of the current run() call */
+	int ambiguous; /* scan_ticks: crossings into the opposite quadrant */
+	long base;     /* frame of the current run() call */
 } event_list;
 
 static void collect(void *user, const pendula_event *ev)
@@ -389,7 +390,11 @@ static void collect(void *user, const pendula_event *ev)
  * the crossing, in the direction of the change.  The angle: theta_k for
  * the planar models; for the 3-D ones the front-view angle README.md
  * gives, atan2(x{k}, -y{k}) of the direction (spherical) or the position
- * (bead) outputs. */
+ * (bead) outputs.  A crossing whose frame lands in the opposite quadrant
+ * of the one before (the angle's sign and half, |angle| > pi/2, both
+ * changed: a spherical link seen end-on, its front view passing next to
+ * the centre) has no event: which way round it went is not defined
+ * (README.md); the scan counts those in l->ambiguous. */
 static double event_angle(const pendula_params *p, const pendula_frame *f, int k)
 {
 	if (p->model == PENDULA_MODEL_SPHERICAL || p->model == PENDULA_MODEL_BEAD)
@@ -408,6 +413,7 @@ static void scan_ticks(const pendula_params *p, double rate, long frames, event_
 	pendula_engine *e = pendula_engine_new(rate, p);
 	double unwrapped[PENDULA_MAX_BODIES] = {0}, prev[PENDULA_MAX_BODIES] = {0};
 	l->n = 0;
+	l->ambiguous = 0;
 	for (long i = 0; i < frames; ++i) {
 		pendula_frame f;
 		pendula_engine_tick(e, &f);
@@ -419,12 +425,18 @@ static void scan_ticks(const pendula_params *p, double rate, long frames, event_
 			}
 			double d = th - prev[k];
 			d -= 2.0 * PI * floor((d + PI) / (2.0 * PI));
+			const int opposite = (th >= 0.0) != (prev[k] >= 0.0) &&
+			                     (fabs(th) > 0.5 * PI) != (fabs(prev[k]) > 0.5 * PI);
 			prev[k] = th;
 			const double was = floor(unwrapped[k] / PI);
 			unwrapped[k] += d;
 			const double now = floor(unwrapped[k] / PI);
 			if (now == was || l->n >= MAX_EVENTS)
 				continue;
+			if (opposite) {
+				l->ambiguous++;
+				continue;
+			}
 			const double crossed = now > was ? now : was; /* the multiple of pi */
 			l->ev[l->n].frame = i;
 			l->ev[l->n].body = k;
@@ -499,9 +511,10 @@ static void check_events(const char *label, const pendula_params *p, double rate
 			       blocks[b], got.n, truth.n);
 	}
 	printf("  %s: %d events (every body flips and swings both ways: %s), the same for "
-	       "blocks of 1, 37, 256 and random: %s\n",
-	       label, truth.n, all ? "yes" : "no", ok ? "yes" : "no");
+	       "blocks of 1, 37, 256 and random: %s; %d crossings seen end-on\n",
+	       label, truth.n, all ? "yes" : "no", ok ? "yes" : "no", truth.ambiguous);
 	CU_ASSERT(truth.n > 0);
+	CU_ASSERT(truth.ambiguous * 100 <= truth.n); /* a rare case, not the test's bulk */
 	CU_ASSERT(all);
 	CU_ASSERT(ok);
 }

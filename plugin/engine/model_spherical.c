@@ -15,7 +15,7 @@
  * thdot_k on the absolute angle; the swirl is a torque sigma_k sin^2(angle
  * from the vertical) about the vertical.
  *
- * Integrator: Suzuki's 4th-order composition (model.h) of RATTLE
+ * Integrator: Kahan and Li's 6th-order composition (model.h) of RATTLE
  * (scheme_rattle.h).  The constraints g_k = (|r_k - r_{k-1}|^2 - l_k^2)/2
  * couple neighbours only, so the SHAKE Newton matrix and the Gram matrix
  * G M^-1 G^T of the velocity projection are tridiagonal: O(N) per
@@ -27,7 +27,26 @@
 #include <math.h>
 #include <string.h>
 
-#define NL             4 /* links at most */
+#define NL 4 /* links at most */
+_Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "a stage's multipliers fit the predictor");
+/* Step rule: at most KAPPA radians per step of the fastest small
+ * oscillation (spherical_derive), of the links' turn by the energy bound
+ * (spherical_step_bound) and by the actual motion (spherical_step_bound_at).
+ * The fastest oscillation is often a light bob's swing across its two taut
+ * rods, which every explicit or composed scheme must resolve; the 6th-order
+ * composition resolves it in longer steps than Suzuki's 4th-order one did
+ * at 0.05 (PENDULA_KAPPA_SLOW).  Energy spread of 2 s of free motion
+ * (damping, swirl and forcing off) over bench_cap's 500 musical settings,
+ * worst / how many above 1e-6 of the range / mean log10 / steps taken:
+ * Suzuki at 0.05: 2.0e-5 / 58 / -9.14 / 10.6 million;
+ * Kahan-Li at 0.2: 1.9e-5 / 45 / -10.36 / 2.9 million;
+ * at 0.25: 1.7e-5 / 46 / -10.33 / 2.5 million;
+ * at 0.3: 7.4e-5 / 49 / -10.31 / 2.4 million;
+ * (these with steps up to 2^-9 s; up to 2^-8 s, PENDULA_LEVEL_KAHAN_LI)
+ * at 0.25: 1.7e-5 / 48 / -9.89 / 2.2 million.
+ * With the forces on, the musical settings at the work cap went from 9 to 8
+ * and the work of all 500 from 1.23e9 to 6.1e8 units. */
+#define KAPPA          0.25
 /* A SHAKE solve takes at most MAX_ITERATIONS Newton iterations. */
 #define MAX_ITERATIONS 12
 /* Newton stops when every |g_k| / l_k^2 (about the relative length error)
@@ -119,6 +138,7 @@ static inline void tridiag_solve(int n, const double *a, const double *b, const 
 static void spherical_derive(pendula_system *sys, const pendula_params *p)
 {
 	spherical_model *sm = PENDULA_MODEL_PART(spherical_model, sys);
+	sys->min_level = PENDULA_LEVEL_KAHAN_LI;
 	int n = p->n_bodies;
 	n = n < 1 ? 1 : n > NL ? NL : n;
 	sys->n = n;
@@ -185,7 +205,7 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 		sys->speed_ref[k] =
 		    k < n ? (float)sqrt(inertia[k] / (2.0 * sys->energy_range)) : 0.0f;
 
-	sm->h_params = pendula_settings_step(sys, sqrt(omega2), PENDULA_KAPPA_SLOW, damp);
+	sm->h_params = pendula_settings_step(sys, sqrt(omega2), KAPPA, damp);
 }
 
 /* Direction of link k: (sin th cos ph, -cos th, sin th sin ph). */
@@ -518,13 +538,13 @@ static int spherical_step(const pendula_system *sys, pendula_state *s, double h,
 	const pendula_state_power power = SM(sys)->conservative ? NULL : state_power;
 	switch (sys->n) {
 	case 1:
-		return pendula_compose_suzuki(sys, s, h, pr, 1, base_1, power);
+		return pendula_compose_s9(sys, s, h, pr, 1, base_1, power);
 	case 2:
-		return pendula_compose_suzuki(sys, s, h, pr, 2, base_2, power);
+		return pendula_compose_s9(sys, s, h, pr, 2, base_2, power);
 	case 3:
-		return pendula_compose_suzuki(sys, s, h, pr, 3, base_3, power);
+		return pendula_compose_s9(sys, s, h, pr, 3, base_3, power);
 	default:
-		return pendula_compose_suzuki(sys, s, h, pr, 4, base_4, power);
+		return pendula_compose_s9(sys, s, h, pr, 4, base_4, power);
 	}
 }
 
@@ -657,8 +677,8 @@ static double spherical_step_bound(const pendula_system *sys, double energy_norm
 	/* |d(link k)/dt| / l_k <= sqrt(2 T (1/m_k + 1/m_{k-1})) / l_k */
 	const double rate = sqrt(t_max) * sm->rate_coef;
 	double h = sm->h_params;
-	if (rate * h > PENDULA_KAPPA_SLOW)
-		h = PENDULA_KAPPA_SLOW / rate;
+	if (rate * h > KAPPA)
+		h = KAPPA / rate;
 	return h;
 }
 
@@ -666,7 +686,7 @@ static double spherical_step_bound(const pendula_system *sys, double energy_norm
  * size theirs: the links' angular rates |w_k| / l_k (w_k the velocity of
  * mass k relative to mass k - 1), extrapolated over the step with their
  * current rates of change |a_k - a_{k-1}| / l_k, turn by at most
- * PENDULA_KAPPA_SLOW in all: (W + A h) h <= kappa.  The energy bound
+ * KAPPA in all: (W + A h) h <= kappa.  The energy bound
  * (which holds for every state of that energy, e.g. all of it in the
  * lightest link) is used when it allows more; the settings' own step
  * (fastest small oscillation, damping, forcing) stays the ceiling.  With
@@ -697,7 +717,7 @@ static double spherical_step_bound_at(const pendula_system *sys, const pendula_s
 		W += sqrt(dot3(w, w)) * inv_l;
 		A += sqrt(dot3(a, a)) * inv_l;
 	}
-	return fmin(pendula_state_step(W, A, PENDULA_KAPPA_SLOW, h_energy), sm->h_params);
+	return fmin(pendula_state_step(W, A, KAPPA, h_energy), sm->h_params);
 }
 
 static void spherical_canonical(const pendula_system *sys, pendula_state *s, double *shift)

@@ -3,8 +3,9 @@
  * RATTLE (Andersen, J. Comput. Phys. 52, 1983; Leimkuhler & Skeel, J.
  * Comput. Phys. 112, 1994) for point masses in Cartesian coordinates with
  * holonomic constraints g(q, t) = 0, as a template the Cartesian models
- * (model_spherical.c, model_bead.c) instantiate, like the Suzuki
- * composition of model.h, which turns it into a 4th-order method.
+ * (model_spherical.c, model_bead.c) instantiate, like the compositions
+ * of model.h, which turn it into a method of order 4 (Suzuki's, the bead)
+ * or 6 (Kahan and Li's, the spherical pendulum).
  *
  * Coordinates q are positions relative to the pivot (the frame that moves
  * with the pivot, where the forcing is the effective gravity of model.h),
@@ -23,8 +24,8 @@
  * split as the trapezoidal rule (explicit in the first half kick, implicit
  * in the second): the step stays symmetric (its adjoint, the step run
  * backwards and inverted, is itself, because the inverse of an explicit
- * half kick with -h is the implicit one), so the Suzuki composition still
- * raises it to 4th order; the trapezoidal factor (1 - hc/2)/(1 + hc/2) per
+ * half kick with -h is the implicit one), so a symmetric composition
+ * still raises it to its order; the trapezoidal factor (1 - hc/2)/(1 + hc/2) per
  * unit of damping rate c is A-stable, so a stiff damper cannot blow up;
  * within the engine's step bound (h c <= PENDULA_KAPPA_DAMP) it is accurate
  * to the method's order.  With dissipation the map is of course not
@@ -80,7 +81,7 @@ static inline void pendula_rattle_advance_clock(const pendula_system *sys, pendu
  * function pointers: the step inlines them), dof coordinates with masses
  * mass[] and inverse masses inv_m[] (per coordinate).
  * pr->multipliers[pr->stage] keeps each stage's multipliers from the step
- * before as the guess for this one (in a composition: pendula_compose_suzuki
+ * before as the guess for this one (in a composition: pendula_compose
  * sets pr->stage_h; a step on its own has nothing to remember). */
 static inline __attribute__((always_inline)) int
 pendula_rattle_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
@@ -105,7 +106,7 @@ pendula_rattle_step(const pendula_system *sys, pendula_state *s, double h, pendu
 	pendula_rattle_advance_clock(sys, s, h); /* s is at t1 from here on */
 	const int learn =
 	    pr && pr->stage_h != 0.0 && pr->stage >= 0 && pr->stage < PENDULA_MAX_STAGES;
-	double local[PENDULA_MAX_BODIES] = {0};
+	double local[PENDULA_MAX_CONSTRAINTS] = {0};
 	double *tau = learn ? pr->multipliers[pr->stage] : local;
 	const int it = shake(sys, q0, qt, s, h, tau, dq);
 	/* q1 = q0 + h M^-1 p_h: p_h = p~ + M dq / h (the constraint impulse). */
