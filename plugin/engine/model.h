@@ -541,7 +541,9 @@ pendula_gauss_finish(const pendula_system *sys, pendula_state *s, double h, pend
  * range.
  *
  * Kahan and Li's 6th-order composition s9odr6a (Math. Comp. 66, 1997):
- * nine stages, the longest 0.80 h and the negative ones -0.71 h.  On a
+ * nine stages, the longest 0.80 h and the negative ones -0.71 h (an
+ * implicitly damped stage of -0.71 h stays far from the trapezoidal
+ * factor's pole at |stage| c = 2 while h c <= PENDULA_KAPPA_DAMP).  On a
  * harmonic oscillator of frequency w with the Stormer-Verlet base step
  * (which RATTLE is), the energy error of Suzuki's at h w = 0.05, 4.5e-8 of
  * the oscillator's energy, is that of Kahan and Li's at h w = 0.2 (3.1e-8):
