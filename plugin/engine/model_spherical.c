@@ -30,23 +30,34 @@
 #define NL 4 /* links at most */
 _Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "a stage's multipliers fit the predictor");
 /* Step rule: at most KAPPA radians per step of the fastest small
- * oscillation (spherical_derive), of the links' turn by the energy bound
- * (spherical_step_bound) and by the actual motion (spherical_step_bound_at).
- * The fastest oscillation is often a light bob's swing across its two taut
- * rods, which every explicit or composed scheme must resolve; the 6th-order
- * composition resolves it in longer steps than Suzuki's 4th-order one did
- * at 0.05 (PENDULA_KAPPA_SLOW).  Energy spread of 2 s of free motion
- * (damping, swirl and forcing off) over bench_cap's 500 musical settings,
- * worst / how many above 1e-6 of the range / mean log10 / steps taken:
+ * oscillation (spherical_derive), and KAPPA_MOTION of the links' turn by
+ * the energy bound (spherical_step_bound) and by the actual motion
+ * (spherical_step_bound_at).  The fastest oscillation is often a light
+ * bob's swing across its two taut rods, which every explicit or composed
+ * scheme must resolve; the 6th-order composition resolves it in longer
+ * steps than Suzuki's 4th-order one did at 0.05 (PENDULA_KAPPA_SLOW, then
+ * for both rules).  Energy spread of 2 s of free motion (damping, swirl
+ * and forcing off) over bench_cap's 500 musical settings, worst / how many
+ * above 1e-6 of the range / mean log10 / steps taken:
  * Suzuki at 0.05: 2.0e-5 / 58 / -9.14 / 10.6 million;
  * Kahan-Li at 0.2: 1.9e-5 / 45 / -10.36 / 2.9 million;
  * at 0.25: 1.7e-5 / 46 / -10.33 / 2.5 million;
  * at 0.3: 7.4e-5 / 49 / -10.31 / 2.4 million;
- * (these with steps up to 2^-9 s; up to 2^-8 s, PENDULA_LEVEL_KAHAN_LI)
- * at 0.25: 1.7e-5 / 48 / -9.89 / 2.2 million.
- * With the forces on, the musical settings at the work cap went from 9 to 8
- * and the work of all 500 from 1.23e9 to 6.1e8 units. */
+ * (these with steps up to 2^-9 s and one kappa for both rules; from here
+ * up to 2^-8 s, PENDULA_LEVEL_KAHAN_LI) at 0.25: 1.7e-5 / 48 / -9.89 /
+ * 2.2 million; at 0.25 and KAPPA_MOTION 0.15: 1.4e-5 / 35 / -10.06 /
+ * 2.6 million.
+ * The motion's rule also bounds the frames between steps: the outputs
+ * are cubics in time (value and slope at both ends), off by about
+ * 1e-7 of a link's length at 0.15 rad per step and their slopes (the
+ * velocity outputs) by 2e-6 of its speed (at 0.25: 1.3e-6 and 1.7e-5),
+ * as close as the
+ * angle models' quintics at PENDULA_KAPPA_RATE.  With the forces on,
+ * musical settings at the work cap: 9 on Suzuki's, 8 with 0.25 for both
+ * rules, 9 with KAPPA_MOTION 0.15; the work of all 500: 1.23e9, 6.1e8 and
+ * 6.3e8 units. */
 #define KAPPA          0.25
+#define KAPPA_MOTION   0.15
 /* A SHAKE solve takes at most MAX_ITERATIONS Newton iterations. */
 #define MAX_ITERATIONS 12
 /* Newton stops when every |g_k| / l_k^2 (about the relative length error)
@@ -679,8 +690,8 @@ static double spherical_step_bound(const pendula_system *sys, double energy_norm
 	/* |d(link k)/dt| / l_k <= sqrt(2 T (1/m_k + 1/m_{k-1})) / l_k */
 	const double rate = sqrt(t_max) * sm->rate_coef;
 	double h = sm->h_params;
-	if (rate * h > KAPPA)
-		h = KAPPA / rate;
+	if (rate * h > KAPPA_MOTION)
+		h = KAPPA_MOTION / rate;
 	return h;
 }
 
@@ -688,7 +699,7 @@ static double spherical_step_bound(const pendula_system *sys, double energy_norm
  * size theirs: the links' angular rates |w_k| / l_k (w_k the velocity of
  * mass k relative to mass k - 1), extrapolated over the step with their
  * current rates of change |a_k - a_{k-1}| / l_k, turn by at most
- * KAPPA in all: (W + A h) h <= kappa.  The energy bound
+ * KAPPA_MOTION in all: (W + A h) h <= kappa.  The energy bound
  * (which holds for every state of that energy, e.g. all of it in the
  * lightest link) is used when it allows more; the settings' own step
  * (fastest small oscillation, damping, forcing) stays the ceiling.  With
@@ -719,7 +730,7 @@ static double spherical_step_bound_at(const pendula_system *sys, const pendula_s
 		W += sqrt(dot3(w, w)) * inv_l;
 		A += sqrt(dot3(a, a)) * inv_l;
 	}
-	return fmin(pendula_state_step(W, A, KAPPA, h_energy), sm->h_params);
+	return fmin(pendula_state_step(W, A, KAPPA_MOTION, h_energy), sm->h_params);
 }
 
 static void spherical_canonical(const pendula_system *sys, pendula_state *s, double *shift)
