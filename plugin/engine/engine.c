@@ -40,8 +40,9 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * the hold cut the work of double by 7 %, of chain by 6 % (settings at
  * the cap 3 -> 2) and of spherical by 15 % (13 -> 9), parallel and bead
  * by 1-2 %; holds of 8, 16 and 32 steps measured alike. */
-#define GROW_MARGIN           1.5
-#define GROW_HOLD             16
+#define GROW_MARGIN 1.5
+#define GROW_HOLD   16
+_Static_assert(GROW_HOLD <= 255, "pendula_engine.grow_count is a byte");
 /* New settings take effect with the next step: a step spans at most this
  * much audio time (s), time_scale x this of simulated time, so a knob acts
  * within about 10 ms at any time scale (at time_scale 0.01 a step of 1/128
@@ -60,9 +61,9 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * share of the budget; unused budget carries over to later frames, up
  * to PENDULA_BURST_WORK beyond one frame's share.  A step is begun while
  * the credit is positive and paid when its iterations are known (so the
- * credit can dip below zero by one step).  A frame that finds the budget spent reads the
- * end of the current step: simulated time slows down instead of the
- * integrator losing accuracy or stability. */
+ * credit can dip below zero by one step).  A frame that finds the budget
+ * spent reads the end of the current step: simulated time slows down
+ * instead of the integrator losing accuracy or stability. */
 #define MAX_WORK_PER_SECOND   72000000
 /* A step whose energy change differs from the work its model reports
  * (pendula_predictor.work) by more than this fraction of the energy range

@@ -562,11 +562,14 @@ pendula_gauss_finish(const pendula_system *sys, pendula_state *s, double h, pend
  * with, not 2nd order (a damped motion would then fail the check for its
  * quadrature error alone).  n_stages + 1 powers per step: a stage's end is
  * the next one's start. */
-#define PENDULA_SUZUKI_G1 0.41449077179437573714
-#define PENDULA_SUZUKI_G2 -0.65796308717750294856
-static const double pendula_suzuki_stages[5] = {
+#define PENDULA_SUZUKI_G1       0.41449077179437573714
+#define PENDULA_SUZUKI_G2       -0.65796308717750294856
+#define PENDULA_SUZUKI_STAGES   5
+#define PENDULA_KAHAN_LI_STAGES 9
+_Static_assert(PENDULA_KAHAN_LI_STAGES <= PENDULA_MAX_STAGES, "a stage's memory for each stage");
+static const double pendula_suzuki_stages[PENDULA_SUZUKI_STAGES] = {
     PENDULA_SUZUKI_G1, PENDULA_SUZUKI_G1, PENDULA_SUZUKI_G2, PENDULA_SUZUKI_G1, PENDULA_SUZUKI_G1};
-static const double pendula_kahan_li_stages[9] = {
+static const double pendula_kahan_li_stages[PENDULA_KAHAN_LI_STAGES] = {
     0.39216144400731413928,  0.33259913678935943860, -0.70624617255763935981,
     0.08221359629355080023,  0.79854399093482996340, 0.08221359629355080023,
     -0.70624617255763935981, 0.33259913678935943860, 0.39216144400731413928};
@@ -606,14 +609,16 @@ static inline __attribute__((always_inline)) int
 pendula_compose_suzuki(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
                        const int n, const pendula_base_step base, const pendula_state_power power)
 {
-	return pendula_compose(sys, s, h, pr, n, base, power, pendula_suzuki_stages, 5);
+	return pendula_compose(sys, s, h, pr, n, base, power, pendula_suzuki_stages,
+	                       PENDULA_SUZUKI_STAGES);
 }
 
 static inline __attribute__((always_inline)) int
 pendula_compose_s9(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
                    const int n, const pendula_base_step base, const pendula_state_power power)
 {
-	return pendula_compose(sys, s, h, pr, n, base, power, pendula_kahan_li_stages, 9);
+	return pendula_compose(sys, s, h, pr, n, base, power, pendula_kahan_li_stages,
+	                       PENDULA_KAHAN_LI_STAGES);
 }
 
 #endif

@@ -51,11 +51,10 @@ _Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "a stage's multipliers fit the pre
  * are cubics in time (value and slope at both ends), off by about
  * 1e-7 of a link's length at 0.15 rad per step and their slopes (the
  * velocity outputs) by 2e-6 of its speed (at 0.25: 1.3e-6 and 1.7e-5),
- * as close as the
- * angle models' quintics at PENDULA_KAPPA_RATE.  With the forces on,
- * musical settings at the work cap: 9 on Suzuki's, 8 with 0.25 for both
- * rules, 9 with KAPPA_MOTION 0.15; the work of all 500: 1.23e9, 6.1e8 and
- * 6.3e8 units. */
+ * as close as the angle models' quintics at PENDULA_KAPPA_RATE.  With the
+ * forces on, musical settings at the work cap: 9 on Suzuki's, 8 with 0.25
+ * for both rules, 9 with KAPPA_MOTION 0.15; the work of all 500: 1.23e9,
+ * 6.1e8 and 6.3e8 units. */
 #define KAPPA          0.25
 #define KAPPA_MOTION   0.15
 /* A SHAKE solve takes at most MAX_ITERATIONS Newton iterations. */
