@@ -94,6 +94,29 @@ _Static_assert(GROW_HOLD <= 255, "pendula_engine.grow_count is a byte");
  * spherical pendulums reached the work cap; with 32, 0, 4 and 23 (16: 0,
  * 4, 20).  A lasting stiffness pays one failed attempt per hold. */
 #define FLOOR_HOLD            32
+/* ... or sooner, after QUIET_HOLD steps in a row whose energy defect (see
+ * PENDULA_ENERGY_DEFECT) was at most QUIET_DEFECT: a step twice as long
+ * has a defect at most 2^(p+1) = 128 times larger for the schemes here
+ * (order p <= 6), so it would still pass the check 32 times over.  A knee
+ * snap's failures push the floor five to seven levels down, where the
+ * defects are far below that, and holding each of those levels for 32
+ * steps (each as dear as a long one) used up the budget's carry-over:
+ * measured over bench_cap's 500 musical settings per model, spherical
+ * pendulums at the cap 9 -> 3 (five of the six were capped in one burst
+ * after a snap), work double -6 %, spherical -4 %, chain -1 % (at the cap
+ * 2 -> 2), parallel and bead unchanged; a quiet threshold of 1/256 of the
+ * check did as well, quiet runs of 8 or 16 steps did not (spherical 8,
+ * 9).  The free motion of the 500 settings spreads its energy alike
+ * (settings above 1e-6 of the range: spherical 35 -> 33, double 51 -> 52,
+ * chain 17 -> 20; mean log10 unchanged; a single setting's worst moves by
+ * up to ten times with any change of the steps, it is chaotic).  The
+ * frames between steps through knee snaps (eight starts of the knee-snap
+ * test's setting, 10 s each, energy of the interpolated frames against
+ * the energy output): worst 2.5e-3 -> 9.1e-4 of the range, frames above
+ * 1e-4 38 -> 84 of 3.84 million, with 437 000 -> 151 000 steps. */
+#define QUIET_DEFECT          (PENDULA_ENERGY_DEFECT / 4096.0)
+#define QUIET_HOLD            4
+_Static_assert(QUIET_HOLD <= 255, "pendula_engine.quiet_run is a byte");
 
 /* The registry: every model's interface, by id. */
 #define PENDULA_X_MODEL_DECL(id, slug, name, desc) \
@@ -293,6 +316,7 @@ struct pendula_engine {
 	unsigned char events_settled;
 	unsigned char phase_request[2];
 	unsigned char grow_count; /* steps in a row the step rule allowed a longer one */
+	unsigned char quiet_run;  /* quiet steps in a row at a raised floor (QUIET_HOLD) */
 	/* Angle channels: WRAP_NONE if they stay well inside (-1, 1) over the
 	 * whole step (most steps of most angles), WRAP_ONCE if one correction
 	 * by 2 suffices, WRAP_ANY if the step spans more than a turn. */
@@ -813,7 +837,7 @@ static void next_step(pendula_engine *e)
 	}
 	const pendula_state st0 = e->st;
 	const pendula_predictor pred0 = e->pred;
-	int finite;
+	int finite, quiet = 0;
 	uint64_t call_work = 0;
 	for (;;) {
 		if (e->h != e->clock_h) {
@@ -823,6 +847,7 @@ static void next_step(pendula_engine *e)
 		}
 		e->pred.failed = 0;
 		e->pred.work = NAN;
+		quiet = 0;
 		if (feedback)
 			feedback_kick(e, mu, 0.5 * e->h);
 		const int it = e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
@@ -854,6 +879,7 @@ static void next_step(pendula_engine *e)
 			    fmax(1.0, fmax(fabs(energy_now), fabs(e->end_val[PENDULA_CH_ENERGY])));
 			if (!(fabs(defect) <= PENDULA_ENERGY_DEFECT * scale))
 				e->pred.failed = 1;
+			quiet = !e->pred.failed && fabs(defect) <= QUIET_DEFECT * scale;
 		}
 		if ((finite && !e->pred.failed) || e->level >= J_MAX)
 			break; /* done, or no smaller step to try */
@@ -866,14 +892,19 @@ static void next_step(pendula_engine *e)
 		e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
 		e->floor_level = e->level;
 		e->floor_good = 0;
+		e->quiet_run = 0;
 	}
 	e->stats.steps++;
 	e->stats.work += call_work;
 	if (call_work > e->stats.max_call_work)
 		e->stats.max_call_work = call_work;
-	if (e->floor_level > 0 && ++e->floor_good >= FLOOR_HOLD) {
-		e->floor_level--;
-		e->floor_good = 0;
+	if (e->floor_level > 0) {
+		e->quiet_run = quiet ? (unsigned char)(e->quiet_run + 1) : 0;
+		if (++e->floor_good >= FLOOR_HOLD || e->quiet_run >= QUIET_HOLD) {
+			e->floor_level--;
+			e->floor_good = 0;
+			e->quiet_run = 0;
+		}
 	}
 	if (!finite) {
 		/* Last resort (README.md): a state that is no longer finite
@@ -1012,6 +1043,7 @@ static void restart(pendula_engine *e, int64_t credit)
 	e->level = 0;
 	e->floor_level = 0;
 	e->floor_good = 0;
+	e->quiet_run = 0;
 	e->grow_count = 0;
 	e->credit = credit;
 	e->h = PENDULA_H_MAX;
