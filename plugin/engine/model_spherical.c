@@ -54,8 +54,19 @@ _Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "a stage's multipliers fit the pre
  * as close as the angle models' quintics at PENDULA_KAPPA_RATE.  With the
  * forces on, musical settings at the work cap: 9 on Suzuki's, 8 with 0.25
  * for both rules, 9 with KAPPA_MOTION 0.15; the work of all 500: 1.23e9,
- * 6.1e8 and 6.3e8 units. */
-#define KAPPA          0.25
+ * 6.1e8 and 6.3e8 units.
+ * The ceiling then rose to 0.45 (with the engine's quiet relaxation of a
+ * raised step floor, engine.c QUIET_HOLD): settings at the cap 3 -> 3,
+ * but the slowest keeps 0.96 of real time instead of 0.86 and the work of
+ * all 500 falls 6.0e8 -> 4.8e8 units (0.5: the same); free motion 9.3e-6
+ * / 32 / -10.04 / 2.0 million (at 0.25: 3.0e-5 / 33 / -10.05 / 2.4
+ * million).  The ceiling only matters for a fast mode the motion's rule
+ * does not see moving: on a harmonic oscillator Kahan and Li's
+ * composition errs by 1.2e-7 of the oscillation's energy at 0.25 rad per
+ * step and 4.1e-6 at 0.45 (bounded, not a drift; stable up to 2.53), and
+ * a light bob's mode holds little of the energy.  The defaults never
+ * reach it (their spreads over 60 s are unchanged). */
+#define KAPPA          0.45
 #define KAPPA_MOTION   0.15
 /* A SHAKE solve takes at most MAX_ITERATIONS Newton iterations. */
 #define MAX_ITERATIONS 12
