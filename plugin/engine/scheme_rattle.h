@@ -80,9 +80,10 @@ static inline void pendula_rattle_advance_clock(const pendula_system *sys, pendu
 /* One RATTLE step over h of a model given by its four parts (constant
  * function pointers: the step inlines them), dof coordinates with masses
  * mass[] and inverse masses inv_m[] (per coordinate).
- * pr->multipliers[pr->stage] keeps each stage's multipliers from the step
- * before as the guess for this one (in a composition: pendula_compose
- * sets pr->stage_h; a step on its own has nothing to remember). */
+ * pr->multipliers holds the guess of the multipliers and gets this
+ * stage's answer, the next stage's guess (in a composition:
+ * pendula_compose sets pr->stage_h and pr->stage; a step on its own has
+ * nothing to remember). */
 static inline __attribute__((always_inline)) int
 pendula_rattle_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
                     const int dof, const double *mass, const double *inv_m, const int damped,
@@ -104,10 +105,9 @@ pendula_rattle_step(const pendula_system *sys, pendula_state *s, double h, pendu
 		qt[i] = q0[i] + h * inv_m[i] * pt[i];
 	}
 	pendula_rattle_advance_clock(sys, s, h); /* s is at t1 from here on */
-	const int learn =
-	    pr && pr->stage_h != 0.0 && pr->stage >= 0 && pr->stage < PENDULA_MAX_STAGES;
+	const int learn = pr && pr->stage_h != 0.0 && pr->stage >= 0;
 	double local[PENDULA_MAX_CONSTRAINTS] = {0};
-	double *tau = learn ? pr->multipliers[pr->stage] : local;
+	double *tau = learn ? pr->multipliers : local;
 	const int it = shake(sys, q0, qt, s, h, tau, dq);
 	/* q1 = q0 + h M^-1 p_h: p_h = p~ + M dq / h (the constraint impulse). */
 	const double inv_h = 1.0 / h;
