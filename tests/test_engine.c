@@ -437,10 +437,10 @@ static void test_energy_budget(void)
  * the frames: a spread of 1.1e-4 of the energy range with the check, 2.8e-2
  * without it; 2.1e-4 since the step rules take the mass matrix at the
  * step's angles (longer steps between the snaps); 5.7e-4 since a raised
- * step floor relaxes after quiet steps (engine.c, QUIET_HOLD), with a
- * third of the steps.  The worst frame is chance: over eight nearby
- * starts it reached 2.5e-3 of the range before that change, 9.1e-4
- * after. */
+ * step floor relaxes after quiet steps (engine.c, QUIET_HOLD), with
+ * 19 000 steps instead of 52 000.  The worst frame is chance: over eight
+ * nearby starts it reached 2.5e-3 of the range before that change,
+ * 9.1e-4 after. */
 static void test_knee_snap(void)
 {
 	pendula_params p = double_params(0.026744050995391982, 37.390449245435583,

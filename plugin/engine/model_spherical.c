@@ -28,7 +28,7 @@
 #include <string.h>
 
 #define NL 4 /* links at most */
-_Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "a stage's multipliers fit the predictor");
+_Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "the rods' multipliers fit the predictor");
 /* Step rule: at most KAPPA radians per step of the fastest small
  * oscillation (spherical_derive), and KAPPA_MOTION of the links' turn by
  * the energy bound (spherical_step_bound) and by the actual motion
