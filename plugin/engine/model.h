@@ -101,7 +101,12 @@ typedef struct {
 			double w[PENDULA_GAUSS_MEMORY][PENDULA_MAX_BODIES];
 			double correction[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES];
 		} gauss;
-		double multipliers[PENDULA_MAX_CONSTRAINTS];
+		struct {
+			double multipliers[PENDULA_MAX_CONSTRAINTS];
+			/* the forces (pendula_rattle_force) at the end of the
+			 * stage just taken: the next stage starts there */
+			double stage_force[PENDULA_MAX_DOF];
+		};
 	};
 	/* the length of the last step (0: none since the start), and so the
 	 * step the memory was learnt at */

@@ -93,7 +93,14 @@ pendula_rattle_step(const pendula_system *sys, pendula_state *s, double h, pendu
 	double f[PENDULA_MAX_DOF], v[PENDULA_MAX_DOF], pt[PENDULA_MAX_DOF], qt[PENDULA_MAX_DOF];
 	double q0[PENDULA_MAX_DOF], dq[PENDULA_MAX_DOF];
 	const double hh = 0.5 * h;
-	force(sys, s->q, s, f);
+	const int learn = pr && pr->stage_h != 0.0 && pr->stage >= 0;
+	/* A stage after the first starts where the stage before ended, at the
+	 * same positions, time and forcing phases: its forces are the ones
+	 * that stage computed last (the same bits). */
+	if (learn && pr->stage > 0)
+		memcpy(f, pr->stage_force, sizeof(f[0]) * (size_t)dof);
+	else
+		force(sys, s->q, s, f);
 	if (damped) {
 		for (int i = 0; i < dof; ++i)
 			v[i] = s->p[i] * inv_m[i];
@@ -105,7 +112,6 @@ pendula_rattle_step(const pendula_system *sys, pendula_state *s, double h, pendu
 		qt[i] = q0[i] + h * inv_m[i] * pt[i];
 	}
 	pendula_rattle_advance_clock(sys, s, h); /* s is at t1 from here on */
-	const int learn = pr && pr->stage_h != 0.0 && pr->stage >= 0;
 	double local[PENDULA_MAX_CONSTRAINTS] = {0};
 	double *tau = learn ? pr->multipliers : local;
 	const int it = shake(sys, q0, qt, s, h, tau, dq);
@@ -116,6 +122,8 @@ pendula_rattle_step(const pendula_system *sys, pendula_state *s, double h, pendu
 		pt[i] += mass[i] * dq[i] * inv_h;
 	}
 	force(sys, s->q, s, f);
+	if (learn)
+		memcpy(pr->stage_force, f, sizeof(f[0]) * (size_t)dof);
 	for (int i = 0; i < dof; ++i)
 		pt[i] += hh * f[i];
 	project(sys, s->q, pt, h, s, s->p);
