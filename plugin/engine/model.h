@@ -86,8 +86,8 @@ static inline double pendula_scheme_h_max(const pendula_system *sys)
  * Gauss-Legendre step (pendula_gauss_guess) keeps the last five stage
  * velocities and the error each stage's guess made in the step before; a
  * composition of RATTLE steps (scheme_rattle.h) keeps the multipliers its
- * last stage solved for (pendula_compose).  A model uses one or the
- * other. */
+ * last stage solved for (pendula_compose) and the forces where that stage
+ * ended.  A model uses one or the other. */
 /* Constraints of a RATTLE model at most (the spherical pendulum's four
  * rods; the bead has one): the multipliers remembered. */
 #define PENDULA_MAX_CONSTRAINTS 4

@@ -81,7 +81,8 @@ static inline void pendula_rattle_advance_clock(const pendula_system *sys, pendu
  * function pointers: the step inlines them), dof coordinates with masses
  * mass[] and inverse masses inv_m[] (per coordinate).
  * pr->multipliers holds the guess of the multipliers and gets this
- * stage's answer, the next stage's guess (in a composition:
+ * stage's answer, the next stage's guess; pr->stage_force gets the forces
+ * at this stage's end, where the next stage starts (in a composition:
  * pendula_compose sets pr->stage_h and pr->stage; a step on its own has
  * nothing to remember). */
 static inline __attribute__((always_inline)) int
