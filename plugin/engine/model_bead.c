@@ -351,7 +351,7 @@ static int base_for_suzuki(const pendula_system *sys, pendula_state *s, double h
 	return bead_step_base(sys, s, h, pr);
 }
 
-static double state_power(const pendula_system *sys, const pendula_state *s);
+static double state_power(const pendula_system *sys, const pendula_state *s, const double *force);
 
 static int bead_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr)
 {
@@ -425,34 +425,63 @@ static double bead_energy(const pendula_system *sys, const double *q, const doub
 }
 
 /* dE/dt: drag, the pivot's pseudo-force, and the work of the moving floor
- * (its normal force -mu n on the bead, whose power is mu g_t). */
+ * (its normal force -mu n on the bead, whose power is mu g_t); from the
+ * effective gravity g3 (power_at) or from the forces rattle_force computed
+ * from it (power_from, the same up to rounding). */
+static double floor_power(const pendula_system *sys, const double *q, const double *v,
+                          const double *f, double t)
+{
+	const bead_model *bm = BM(sys);
+	double n[3], g_t;
+	const double mu = constraint_multiplier(bm, q, v, t, f, n);
+	normal_at(bm, q, t, n, &g_t);
+	return mu * g_t;
+}
+
 static double power_at(const pendula_system *sys, const double *q, const double *v,
                        const double *g3, double t)
 {
 	const bead_model *bm = BM(sys);
-	double f[3], n[3];
+	double f[3];
 	all_forces(sys, v, g3, f);
 	double pw = -bm->drag * dot3(v, v);
 	const double g_force[3] = {g3[0], g3[1] + sys->g,
 	                           bm->surface == SURFACE_FLOOR ? 0.0 : g3[2]};
 	pw += bm->m * dot3(g_force, v);
+	if (bm->surface == SURFACE_FLOOR && bm->amp > 0.0)
+		pw += floor_power(sys, q, v, f, t);
+	return pw;
+}
+
+static double power_from(const pendula_system *sys, const double *q, const double *v,
+                         const double *force, double t)
+{
+	const bead_model *bm = BM(sys);
+	double pw = -bm->drag * dot3(v, v);
+	/* (gravity's pull taken out again) */
+	const double g_force[3] = {force[0], force[1] + bm->m * sys->g, force[2]};
+	pw += dot3(g_force, v);
 	if (bm->surface == SURFACE_FLOOR && bm->amp > 0.0) {
-		double g_t;
-		const double mu = constraint_multiplier(bm, q, v, t, f, n);
-		normal_at(bm, q, t, n, &g_t);
-		pw += mu * g_t;
+		double f[3];
+		for (int i = 0; i < 3; ++i)
+			f[i] = force[i] - bm->drag * v[i];
+		f[2] = 0.0;
+		pw += floor_power(sys, q, v, f, t);
 	}
 	return pw;
 }
 
 /* The power at a state, at its time (the work the composed step reports):
- * v = p / m. */
-static double state_power(const pendula_system *sys, const pendula_state *s)
+ * v = p / m; from the forces a stage computed at s (force) when there are
+ * any. */
+static double state_power(const pendula_system *sys, const pendula_state *s, const double *force)
 {
 	const bead_model *bm = BM(sys);
 	double g3[3], v[3];
 	for (int i = 0; i < 3; ++i)
 		v[i] = s->p[i] * bm->inv_m;
+	if (force)
+		return power_from(sys, s->q, v, force, s->t);
 	pendula_effective_gravity_at(sys, s, g3);
 	return power_at(sys, s->q, v, g3, s->t);
 }

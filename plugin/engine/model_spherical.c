@@ -552,7 +552,7 @@ SPHERICAL_RATTLE_N(2)
 SPHERICAL_RATTLE_N(3)
 SPHERICAL_RATTLE_N(4)
 
-static double state_power(const pendula_system *sys, const pendula_state *s);
+static double state_power(const pendula_system *sys, const pendula_state *s, const double *force);
 
 static int spherical_step(const pendula_system *sys, pendula_state *s, double h,
                           pendula_predictor *pr)
@@ -657,30 +657,48 @@ static double spherical_energy(const pendula_system *sys, const double *q, const
 	return e;
 }
 
-/* dE/dt = sum_k F_k . v_k without gravity: the forcing's pseudo-force, the
- * swirl and the dampers (the rods do no work). */
-static double power_with(const pendula_system *sys, const double *q, const double *qdot,
-                         const double *g3)
+/* dE/dt = sum_k F_k . v_k of the forces f without gravity (the forcing's
+ * pseudo-force and the swirl), with the dampers added to f here (the rods
+ * do no work). */
+static double power_of(const pendula_system *sys, double *f, const double *qdot)
 {
-	const spherical_model *sm = SM(sys);
-	double f[3 * NL], g_force[3] = {g3[0], g3[1] + sys->g, g3[2]};
-	forces_at(sm, q, g_force, f, sys->n);
-	damp_at(sm, qdot, f, sys->n);
+	damp_at(SM(sys), qdot, f, sys->n);
 	double pw = 0.0;
 	for (int i = 0; i < sys->dof; ++i)
 		pw += f[i] * qdot[i];
 	return pw;
 }
 
-/* The power at a state (the work the composed step reports): v = p / m. */
-static double state_power(const pendula_system *sys, const pendula_state *s)
+/* The same from the effective gravity g3. */
+static double power_with(const pendula_system *sys, const double *q, const double *qdot,
+                         const double *g3)
+{
+	double f[3 * NL], g_force[3] = {g3[0], g3[1] + sys->g, g3[2]};
+	forces_at(SM(sys), q, g_force, f, sys->n);
+	return power_of(sys, f, qdot);
+}
+
+/* The power at a state (the work the composed step reports): v = p / m;
+ * from the forces a stage computed at s (force, gravity's pull taken out
+ * again) when there are any, else from the effective gravity. */
+static double state_power(const pendula_system *sys, const pendula_state *s, const double *force)
 {
 	const spherical_model *sm = SM(sys);
-	double g3[3], v[3 * NL];
+	double v[3 * NL];
 	for (int i = 0; i < sys->dof; ++i)
 		v[i] = s->p[i] * sm->inv_m3[i];
-	pendula_effective_gravity_at(sys, s, g3);
-	return power_with(sys, s->q, v, g3);
+	if (!force) {
+		double g3[3];
+		pendula_effective_gravity_at(sys, s, g3);
+		return power_with(sys, s->q, v, g3);
+	}
+	double f[3 * NL];
+	for (int k = 0; k < sys->n; ++k) {
+		f[3 * k + 0] = force[3 * k + 0];
+		f[3 * k + 1] = force[3 * k + 1] + sm->m[k] * sys->g;
+		f[3 * k + 2] = force[3 * k + 2];
+	}
+	return power_of(sys, f, v);
 }
 
 static double spherical_power(const pendula_system *sys, const double *q, const double *qdot,
