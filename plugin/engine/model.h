@@ -442,7 +442,12 @@ pendula_gauss_push(pendula_predictor *pr, const double w[PENDULA_GAUSS_STAGES][P
 			pr->gauss.correction[i][k] = w[i][k] - extrapolated[i][k];
 		}
 	}
-	pr->steps++;
+	/* (saturating: the guesses ask only whether 2 or 3 steps came before,
+	 * and an int counting every step would overflow after 2^31 of them,
+	 * three hours of a setting that takes four steps per frame at 48 kHz,
+	 * and fall back to the plain parabola for as long again) */
+	if (pr->steps < 3)
+		pr->steps++;
 }
 
 /* The pieces of a Gauss-Legendre step that do not depend on the model
