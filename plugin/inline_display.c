@@ -125,7 +125,7 @@ static void state_from_snap(idpy_state *s, const idpy_snap *snap)
 	double q[PENDULA_MAX_DOF];
 	pendula_frame_coords(&snap->sys, f, q);
 	const pendula_vec3 pivot = {f->pivot_x, f->pivot_y, f->pivot_z};
-	pendula_pose_at3(&snap->sys, q, pivot, f->t, &s->pose);
+	pendula_pose_at3(&snap->sys, q, pivot, f->wave_phase, &s->pose);
 	s->energy = f->energy;
 }
 

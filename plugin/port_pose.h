@@ -97,8 +97,9 @@ static inline int pendula_port_channel(pendula_port_id id)
  * of variant v show it: every channel one of them carries, back in the
  * frame's units (angles * pi, the tip in metres through sys->tip_length);
  * the pivot from the pivot control outputs (control outputs only); the
- * channels no output carries 0, and the simulated time unknown (NaN: a
- * model's pose then fits a moving surface to what the outputs show).
+ * channels no output carries 0, and the simulated time and the bead
+ * floor's wave phase unknown (NaN: a model's pose then fits a moving
+ * surface to what the outputs show).
  * pendula_frame_coords() then gives the model's coordinates. */
 static inline void pendula_frame_from_ports(const pendula_system *sys, pendula_variant v,
                                             pendula_port_kind kind, const float *value,
@@ -106,6 +107,7 @@ static inline void pendula_frame_from_ports(const pendula_system *sys, pendula_v
 {
 	memset(f, 0, sizeof(*f));
 	f->t = NAN;
+	f->wave_phase = NAN;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		if (pendula_ports[id].kind != kind ||
 		    pendula_port_index(v, (pendula_port_id)id) < 0)

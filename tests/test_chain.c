@@ -769,7 +769,8 @@ static void test_symplectic_reversible(void)
 	pendula_params p = chain_params(5, PENDULA_SHAPE_RODS);
 	pendula_system sys;
 	pendula_system_init(&sys, &p);
-	pendula_state s0 = {{2.0, -1.0, 0.5, 3.0, -2.5}, {0.3, -0.2, 0.1, 0.05, -0.04}, 0, 0, 0, 0};
+	pendula_state s0 = {
+	    {2.0, -1.0, 0.5, 3.0, -2.5}, {0.3, -0.2, 0.1, 0.05, -0.04}, 0, 0, 0, 0, 0};
 	const double defect = symplectic_defect(&sys, &s0, 1e-3, pendula_step);
 	pendula_state s = s0;
 	for (int i = 0; i < 100; ++i)

@@ -709,7 +709,7 @@ static void test_symplectic(void)
 	for (int c = 0; c < 2; ++c) {
 		pendula_system sys;
 		pendula_system_init(&sys, cases[c]);
-		pendula_state s = {{2.0, -1.0, 0.5, 0}, {0.3, -0.2, 0.1, 0}, 0, 0, 0, 0};
+		pendula_state s = {{2.0, -1.0, 0.5, 0}, {0.3, -0.2, 0.1, 0}, 0, 0, 0, 0, 0};
 		const double d4 = symplectic_defect(&sys, &s, 1e-3, pendula_step);
 		const double d2 = symplectic_defect(&sys, &s, 1e-3, pendula_step_base);
 		/* with damping, the map contracts phase space: not symplectic */
@@ -732,7 +732,7 @@ static void test_time_reversible(void)
 	pendula_params p = parallel_params(4);
 	pendula_system sys;
 	pendula_system_init(&sys, &p);
-	pendula_state s0 = {{2.0, -1.0, 0.5, 3.0}, {0.3, -0.2, 0.1, 0.05}, 0, 0, 0, 0}, s = s0;
+	pendula_state s0 = {{2.0, -1.0, 0.5, 3.0}, {0.3, -0.2, 0.1, 0.05}, 0, 0, 0, 0, 0}, s = s0;
 	for (int i = 0; i < 100; ++i)
 		pendula_step(&sys, &s, 1e-3);
 	for (int i = 0; i < 100; ++i)
@@ -752,7 +752,7 @@ static void test_order(void)
 	pendula_params p = double_params(1, 1, 1, 1);
 	pendula_system sys;
 	pendula_system_init(&sys, &p);
-	const pendula_state s0 = {{2.0, 2.0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0};
+	const pendula_state s0 = {{2.0, 2.0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0};
 	const double T = 1.0;
 	double err[2];
 	pendula_state ref = s0;

@@ -517,21 +517,26 @@ static void test_constraints_forced_damped(void)
 	x.q[1] = 0.5 * 0.81;
 	v[1] = 0.1 * 2 * PI * 2.0 * sin(5.0 * 0.9); /* y' = A Omega sin(k x) at t = 0 */
 	pendula_momentum(&bs, x.q, v, x.p);
-	double fworst = 0.0, vworst = 0.0;
+	double fworst = 0.0, vworst = 0.0, pworst = 0.0;
 	for (int i = 0; i < 20000; ++i) {
 		pendula_step(&bs, &x, 1.0 / 2048);
-		const double t = x.t, w = 2 * PI * 2.0;
-		const double y = 0.5 * x.q[0] * x.q[0] + 0.1 * sin(w * t) * sin(5.0 * x.q[0]);
+		/* the floor with its wave at the state's phase (Omega t, carried
+		 * by the steps), which follows the time */
+		const double w = 2 * PI * 2.0, ph = x.phase_w;
+		pworst = fmax(pworst, fabs(remainder(ph - w * x.t, 2 * PI)));
+		const double y = 0.5 * x.q[0] * x.q[0] + 0.1 * sin(ph) * sin(5.0 * x.q[0]);
 		fworst = fmax(fworst, fabs(x.q[1] - y));
 		pendula_velocity(&bs, x.q, x.p, v);
-		const double slope = x.q[0] + 0.1 * sin(w * t) * 5.0 * cos(5.0 * x.q[0]);
-		const double ydot = slope * v[0] + 0.1 * w * cos(w * t) * sin(5.0 * x.q[0]);
+		const double slope = x.q[0] + 0.1 * sin(ph) * 5.0 * cos(5.0 * x.q[0]);
+		const double ydot = slope * v[0] + 0.1 * w * cos(ph) * sin(5.0 * x.q[0]);
 		vworst = fmax(vworst, fabs(v[1] - ydot));
 	}
-	printf("\n    bead on the moving floor: |y - floor| %.1e m, |y' - d floor/dt| %.1e m/s",
-	       fworst, vworst);
+	printf("\n    bead on the moving floor: |y - floor| %.1e m, |y' - d floor/dt| %.1e m/s; "
+	       "the wave's phase within %.1e rad of Omega t",
+	       fworst, vworst, pworst);
 	CU_ASSERT(fworst < 1e-12);
 	CU_ASSERT(vworst < 1e-12);
+	CU_ASSERT(pworst < 1e-8);
 }
 
 static void test_reversible_symplectic(void)
@@ -1227,6 +1232,67 @@ static void test_settings_change(void)
 	pendula_engine_free(e);
 }
 
+/* The largest change of the y output from one frame to the next over
+ * `frames` frames (blocks of 64), the wave's frequency set to `freq` first
+ * if it is not negative. */
+static double largest_y_jump(pendula_engine *e, pendula_params *b, double freq, long frames)
+{
+	if (freq >= 0.0) {
+		b->wave_freq = freq;
+		pendula_engine_set_params(e, b);
+	}
+	float y[64], energy[64];
+	pendula_outputs out;
+	memset(&out, 0, sizeof(out));
+	out.ch[PENDULA_CH_Y] = y;
+	out.ch[PENDULA_CH_ENERGY] = energy;
+	double jump = 0.0;
+	float last = NAN;
+	for (long i = 0; i < frames / 64; ++i) {
+		pendula_engine_run(e, 64, &out);
+		for (int j = 0; j < 64; ++j) {
+			if (last == last)
+				jump = fmax(jump, fabs((double)y[j] - (double)last));
+			last = y[j];
+		}
+	}
+	return jump;
+}
+
+static void test_wave_frequency_change(void)
+{
+	/* The wavy floor's wave keeps its phase when its frequency changes,
+	 * as the pivot's forcing does: a knob or an automation of wave_freq
+	 * changes the pace of the wave, and the floor under the bead does not
+	 * jump, however long the plugin has run.  (The floor's sin(Omega t)
+	 * from the simulated time moved by 2 pi Delta f t at a change: after
+	 * 600 s of simulated time, 1 -> 1.013 Hz turned the wave by 49 rad.)
+	 * 60 s of audio at time_scale 10, then the change; its frames against
+	 * the 0.5 s before it. */
+	pendula_params b;
+	pendula_params_default(&b, PENDULA_MODEL_BEAD);
+	b.surface = 1;
+	b.time_scale = 10.0;
+	b.wave_freq = 1.0;
+	pendula_engine *e = pendula_engine_new(48000, &b);
+	largest_y_jump(e, &b, -1.0, 48000L * 60 - 24000);
+	const double before = largest_y_jump(e, &b, -1.0, 24000);
+	const double after = largest_y_jump(e, &b, 1.013, 24000);
+	/* and back, and to a standstill (the wave stops where it is) */
+	const double back = largest_y_jump(e, &b, 1.0, 24000);
+	const double stop = largest_y_jump(e, &b, 0.0, 24000);
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	printf("\n    largest y step per frame after 60 s: %.2e; after 1 -> 1.013 Hz %.2e, back to "
+	       "1 Hz "
+	       "%.2e, to 0 Hz %.2e (steps taken again: %llu)",
+	       before, after, back, stop, (unsigned long long)st.retries);
+	CU_ASSERT(before > 0.0 && before < 1e-3);
+	CU_ASSERT(after < 2.0 * before && back < 2.0 * before && stop < 2.0 * before);
+	CU_ASSERT(st.restarts == 0);
+	pendula_engine_free(e);
+}
+
 static void test_restart_subnormal_pose(void)
 {
 	/* Outside every range: a swirl that overflows the state, a gravity that
@@ -1284,7 +1350,7 @@ static void test_restart_subnormal_pose(void)
 	pendula_engine_free(e);
 
 	/* Poses: bobs and rods in 3-D; the ellipsoid about the pivot; the
-	 * floor's curve at the given time. */
+	 * floor's curve with its wave at the given phase. */
 	pendula_system sys;
 	pendula_state s;
 	pendula_pose pose;
@@ -1309,7 +1375,7 @@ static void test_restart_subnormal_pose(void)
 	b.wave_freq = 1.0;
 	b.wave_number = 3.0;
 	pendula_system_init(&sys, &b);
-	pendula_pose_at3(&sys, s.q, pivot, 0.25, &pose); /* sin(Omega t) = 1 */
+	pendula_pose_at3(&sys, s.q, pivot, 0.5 * PENDULA_PI, &pose); /* sin(Omega t) = 1 */
 	const pendula_vec3 c = pose.surface.curve[pose.surface.n / 3];
 	const double xr = c.x - 0.1;
 	CU_ASSERT(pose.surface.kind == PENDULA_SURFACE_CURVE && pose.surface.n > 16);
@@ -1338,6 +1404,8 @@ int main(void)
 	CU_add_test(s, "engine outputs", test_engine_outputs);
 	CU_add_test(s, "random settings inside the ranges", test_random_in_range);
 	CU_add_test(s, "settings changed while running", test_settings_change);
+	CU_add_test(s, "the floor's wave keeps its phase when its frequency changes",
+	            test_wave_frequency_change);
 	CU_add_test(s, "restart, no subnormals, poses", test_restart_subnormal_pose);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();

@@ -271,14 +271,14 @@ static void model_pose(const PendulaUI *ui, pendula_pose *pose, bool initial_pos
 	pendula_frame_from_ports(&sys, ui->variant, PK_CONTROL_OUT, ui->value, &f);
 	pendula_frame_coords(&sys, &f, q);
 	const pendula_vec3 pivot = {f.pivot_x, f.pivot_y, f.pivot_z};
-	pendula_pose_at3(&sys, q, pivot, f.t, pose);
+	pendula_pose_at3(&sys, q, pivot, f.wave_phase, pose);
 	if (initial_pose) {
 		if (pendula_pose_is_3d(pose))
 			pendula_initial_coords(&sys, &params, q);
 		else
 			for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 				q[k] = params.theta_init[k];
-		pendula_pose_at3(&sys, q, pivot, f.t, pose);
+		pendula_pose_at3(&sys, q, pivot, f.wave_phase, pose);
 	}
 }
 

@@ -257,11 +257,11 @@ void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x,
 	pendula_pose_at3(sys, q, pivot, 0.0, pose);
 }
 
-void pendula_pose_at3(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
-                      pendula_pose *pose)
+void pendula_pose_at3(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+                      double wave_phase, pendula_pose *pose)
 {
 	if (sys->ops->pose3)
-		sys->ops->pose3(sys, q, pivot, t, pose);
+		sys->ops->pose3(sys, q, pivot, wave_phase, pose);
 	else
 		sys->ops->pose(sys, q, pivot.x, pivot.y, pose);
 }
@@ -330,6 +330,10 @@ struct pendula_engine {
 	 * skip them (a model fills a few of the channels; see live_rows). */
 	uint32_t live;
 	uint32_t qlive;
+	/* The step level clock_base was taken at (-1: none since the reset);
+	 * an int here rather than the step's length as a double beside
+	 * clock_base: it fills what would be padding. */
+	int clock_level;
 	pendula_system sys;
 	pendula_state st; /* state at the end of the current step */
 	pendula_predictor pred;
@@ -347,9 +351,9 @@ struct pendula_engine {
 	int64_t credit, credit_unit;
 	/* Lowest level allowed since a solve failed, and good steps since. */
 	int floor_level, floor_good;
-	uint32_t idx;               /* (here: no padding, the engine stays about 4 kB) */
-	uint32_t serial;            /* counts the changes of sys (pendula_engine_settings_serial) */
-	double clock_base, clock_h; /* st.t = clock_base + clock_steps * clock_h */
+	uint32_t idx;      /* (here: no padding, the engine stays about 4 kB) */
+	uint32_t serial;   /* counts the changes of sys (pendula_engine_settings_serial) */
+	double clock_base; /* st.t = clock_base + clock_steps * h (h of clock_level) */
 	uint64_t clock_steps;
 	double step_phase_x, step_phase_y, step_phase_z; /* forcing phases at the step start */
 	/* Hermite interpolant in u of the channels the frames read in double
@@ -450,7 +454,7 @@ static void apply_pending(pendula_engine *e)
 		e->st.q[k] = e->qdot[k] = e->st.p[k] = 0.0;
 	if (e->sys.ops->adapt)
 		e->sys.ops->adapt(&e->sys, old_n < e->sys.n ? old_n : e->sys.n, e->st.q, e->qdot,
-		                  e->st.t);
+		                  e->st.phase_w);
 	/* Keep the coordinates and velocities continuous: p follows the new
 	 * mass matrix. */
 	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
@@ -668,7 +672,7 @@ static void feedback_kick(pendula_engine *e, double mu, double tau)
 	for (int i = 0; i < sys->dof; ++i)
 		qdot[i] *= grow;
 	if (sys->ops->adapt)
-		sys->ops->adapt(sys, sys->n, e->st.q, qdot, e->st.t);
+		sys->ops->adapt(sys, sys->n, e->st.q, qdot, e->st.phase_w);
 	sys->ops->momentum(sys, e->st.q, qdot, e->st.p);
 	memcpy(e->qdot, qdot, sizeof(e->qdot));
 }
@@ -840,10 +844,10 @@ static void next_step(pendula_engine *e)
 	int finite, quiet = 0;
 	uint64_t call_work = 0;
 	for (;;) {
-		if (e->h != e->clock_h) {
+		if (e->level != e->clock_level) {
 			e->clock_base = e->st.t;
 			e->clock_steps = 0;
-			e->clock_h = e->h;
+			e->clock_level = e->level;
 		}
 		e->pred.failed = 0;
 		e->pred.work = NAN;
@@ -1034,10 +1038,10 @@ static void restart(pendula_engine *e, int64_t credit)
 	memset(e->qdot, 0, sizeof(e->qdot));
 	e->clock_base = 0.0;
 	e->clock_steps = 0;
-	e->clock_h = 0.0;
+	e->clock_level = -1;
 	e->sys.ops->initial(&e->sys, &e->pending, 0, e->st.q, e->qdot);
 	if (e->sys.ops->adapt)
-		e->sys.ops->adapt(&e->sys, 0, e->st.q, e->qdot, 0.0);
+		e->sys.ops->adapt(&e->sys, 0, e->st.q, e->qdot, e->st.phase_w);
 	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
 	pendula_predictor_start(&e->pred, e->qdot);
 	e->level = 0;
@@ -1575,6 +1579,10 @@ static void fill_pose_fields(const pendula_engine *e, double u, pendula_frame *f
 	f->energy = poly_eval(e->poly[PENDULA_CH_ENERGY - PENDULA_CH_TIP_X], u);
 	pivot_at(e, u, &f->pivot_x, &f->pivot_y, &f->pivot_z);
 	f->t = e->st.t - (1.0 - u) * e->h;
+	f->wave_phase =
+	    e->sys.force.omega_w != 0.0
+	        ? pendula_wrap_phase(e->st.phase_w - e->sys.force.omega_w * (1.0 - u) * e->h)
+	        : e->st.phase_w;
 }
 
 /* The x / y / z rows of the frame at u. */
@@ -1887,6 +1895,7 @@ void pendula_engine_last_pose(const pendula_engine *e, pendula_frame *f)
 	f->pivot_y = l->pivot_y;
 	f->pivot_z = l->pivot_z;
 	f->t = l->t;
+	f->wave_phase = l->wave_phase;
 }
 
 void pendula_engine_last_pivot(const pendula_engine *e, double *x, double *y, double *z)

@@ -224,7 +224,8 @@ struct pendula_model_ops {
 	 * settings (e.g. rescale Cartesian positions to new rod lengths,
 	 * keeping directions and turn rates, and put the velocities back on
 	 * the constraints).  Default: nothing (angles need no fitting). */
-	void (*adapt)(const pendula_system *sys, int from, double *q, double *qdot, double t);
+	void (*adapt)(const pendula_system *sys, int from, double *q, double *qdot,
+	              double wave_phase);
 
 	/* After new settings: the value and derivative every channel starts
 	 * the next step with.  Default: the angle channels of bodies k < n
@@ -232,10 +233,10 @@ struct pendula_model_ops {
 	void (*fresh)(const pendula_system *sys, const pendula_state *s, double *qdot, double *val,
 	              double *der);
 
-	/* Geometry with a 3-D pivot at simulated time t.  Default: pose()
-	 * with (pivot.x, pivot.y). */
-	void (*pose3)(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
-	              pendula_pose *pose);
+	/* Geometry with a 3-D pivot, the bead floor's wave at wave_phase
+	 * (pendula_pose_at3).  Default: pose() with (pivot.x, pivot.y). */
+	void (*pose3)(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+	              double wave_phase, pendula_pose *pose);
 
 	/* measure(), and the angles' third derivative at the state in jerk
 	 * (for the output interpolant of an angle model), in one pass that

@@ -10,7 +10,10 @@
  * - surface 1, the wavy floor of the moving-constraint note,
  *   g = y - d x^2 - A sin(Omega t) sin(k x) = 0 in the plane z = 0: a
  *   time-dependent constraint, which does work on the bead (the bead moves
- *   in that plane; the z forcing does not act on it).
+ *   in that plane; the z forcing does not act on it).  Omega t is the
+ *   wave's phase pendula_state.phase_w, advanced with the steps at
+ *   Omega = pendula_forcing.omega_w: a change of the wave's frequency
+ *   changes its pace, not its phase (as for the pivot's forcing).
  *
  * State: q = r relative to Gamma (the forcing is the effective gravity of
  * model.h), p = m v.  Integrator: Suzuki's 4th-order composition of RATTLE
@@ -19,9 +22,9 @@
  * quadratic along the correction), on the floor it is a scalar Newton
  * solve.
  *
- * The API's accel() and power() have no time argument: for the floor they
- * take the wave at t = 0.  The engine's energy derivative uses the state's
- * time.
+ * The API's accel() and power() have no wave phase argument: for the floor
+ * they take the wave at phase 0.  The engine's energy derivative uses the
+ * state's phase.
  */
 #include "scheme_rattle.h"
 
@@ -42,7 +45,7 @@ typedef struct {
 	double m, inv_m, mass3[3], inv_m3[3];
 	double axis[3], w[3];    /* ellipsoid: semi-axes, 1 / axis^2 */
 	double drag;             /* lambda1, N s/m */
-	double d, amp, omega, k; /* floor: y = d x^2 + amp sin(omega t) sin(k x) */
+	double d, amp, omega, k; /* floor: y = d x^2 + amp sin(phase) sin(k x), phase' = omega */
 	double half_width;       /* floor: axis_x */
 	double size;             /* length scale of the surface (tolerances) */
 	double curvature;        /* bound on the surface's curvature, 1/m */
@@ -132,6 +135,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 		sys->energy_min = -bm->m * g * bm->amp;
 		sys->energy_range = bm->m * g * bm->d * bm->half_width * bm->half_width;
 		rate_extra = bm->omega; /* the wave moves the floor */
+		f->omega_w = bm->omega;
 	}
 	if (!(sys->energy_range > 1e-6))
 		sys->energy_range = 1e-6;
@@ -150,13 +154,15 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	bm->h_params = h;
 }
 
-/* The floor's height, slope and time derivative at x, t. */
-static inline double floor_y(const bead_model *bm, double x, double t, double *slope, double *rate)
+/* The floor's height, slope and time derivative at x, with its wave at
+ * phase (rad). */
+static inline double floor_y(const bead_model *bm, double x, double phase, double *slope,
+                             double *rate)
 {
 	double sw = 0.0, cw = 1.0, skx, ckx;
 	if (bm->amp > 0.0) {
-		sw = sin(bm->omega * t);
-		cw = cos(bm->omega * t);
+		sw = sin(phase);
+		cw = cos(phase);
 	}
 	pendula_sincos(bm->k * x, &skx, &ckx);
 	if (slope)
@@ -166,8 +172,8 @@ static inline double floor_y(const bead_model *bm, double x, double t, double *s
 	return bm->d * x * x + bm->amp * sw * skx;
 }
 
-/* Surface normal (gradient of g) at r, t, and dg/dt. */
-static inline void normal_at(const bead_model *bm, const double *r, double t, double *n,
+/* Surface normal (gradient of g) at r, the floor's wave at phase, and dg/dt. */
+static inline void normal_at(const bead_model *bm, const double *r, double phase, double *n,
                              double *g_t)
 {
 	if (bm->surface == SURFACE_ELLIPSOID) {
@@ -177,17 +183,17 @@ static inline void normal_at(const bead_model *bm, const double *r, double t, do
 		return;
 	}
 	double slope, rate;
-	floor_y(bm, r[0], t, &slope, &rate);
+	floor_y(bm, r[0], phase, &slope, &rate);
 	n[0] = -slope;
 	n[1] = 1.0;
 	n[2] = 0.0;
 	*g_t = -rate;
 }
 
-/* Puts r, v on the surface at time t: the ellipsoid scales r in its own
- * coordinates and the velocity loses its normal part; the floor keeps x and
- * x', and y, y' follow the floor. */
-static void bead_adapt(const pendula_system *sys, int from, double *q, double *qdot, double t)
+/* Puts r, v on the surface (the floor's wave at phase): the ellipsoid scales
+ * r in its own coordinates and the velocity loses its normal part; the
+ * floor keeps x and x', and y, y' follow the floor. */
+static void bead_adapt(const pendula_system *sys, int from, double *q, double *qdot, double phase)
 {
 	(void)from;
 	const bead_model *bm = BM(sys);
@@ -213,14 +219,14 @@ static void bead_adapt(const pendula_system *sys, int from, double *q, double *q
 		/* the floor keeps x and x' (README.md: the bead starts with
 		 * x' = 0, y' follows the moving floor) */
 		double slope, rate;
-		q[1] = floor_y(bm, q[0], t, &slope, &rate);
+		q[1] = floor_y(bm, q[0], phase, &slope, &rate);
 		q[2] = 0.0;
 		qdot[1] = slope * qdot[0] + rate;
 		qdot[2] = 0.0;
 		return;
 	}
 	double n[3], g_t;
-	normal_at(bm, q, t, n, &g_t);
+	normal_at(bm, q, phase, n, &g_t);
 	const double c = (dot3(n, qdot) + g_t) / dot3(n, n);
 	for (int i = 0; i < 3; ++i)
 		qdot[i] -= c * n[i];
@@ -284,7 +290,8 @@ static inline __attribute__((always_inline)) int rattle_shake(const pendula_syst
 	const bead_model *bm = BM(sys);
 	const double scale = 0.5 * h * h;
 	double n0[3], g_t;
-	normal_at(bm, q0, s1->t - h, n0, &g_t);
+	/* (the wave's phase where the step started) */
+	normal_at(bm, q0, s1->phase_w - sys->force.omega_w * h, n0, &g_t);
 	double alpha; /* dq = -alpha n0, alpha = Lambda / m */
 	int it = 1;
 	if (bm->surface == SURFACE_ELLIPSOID) {
@@ -301,13 +308,13 @@ static inline __attribute__((always_inline)) int rattle_shake(const pendula_syst
 		else
 			alpha = B / A; /* (only for absurd steps) the nearest point */
 	} else {
-		/* scalar Newton on G(alpha) = y - floor(x, t1) */
+		/* scalar Newton on G(alpha) = y - floor(x) at the step's end */
 		alpha = bm->inv_m * scale * tau[0];
 		const double tol = CONSTRAINT_TOL * (bm->size + fabs(qt[1]));
 		for (it = 1;; ++it) {
 			const double x = qt[0] - alpha * n0[0], y = qt[1] - alpha * n0[1];
 			double slope;
-			const double G = y - floor_y(bm, x, s1->t, &slope, NULL);
+			const double G = y - floor_y(bm, x, s1->phase_w, &slope, NULL);
 			if (!(fabs(G) > tol) || it >= MAX_ITERATIONS)
 				break;
 			const double dG = -n0[1] + slope * n0[0];
@@ -328,7 +335,7 @@ static inline __attribute__((always_inline)) void rattle_project(const pendula_s
 {
 	const bead_model *bm = BM(sys);
 	double n[3], g_t;
-	normal_at(bm, q1, s1->t, n, &g_t);
+	normal_at(bm, q1, s1->phase_w, n, &g_t);
 	const double meff = bm->m + 0.5 * h * bm->drag;
 	const double nu = (dot3(n, pt) + g_t * meff) / dot3(n, n);
 	const double f = bm->m / meff;
@@ -380,14 +387,14 @@ static void bead_momentum(const pendula_system *sys, const double *q, const doub
  * force multiplier mu (m a = F - mu n) from g'' = 0:
  *   n . a + v^T H v + 2 grad(g_t) . v + g_tt = 0. */
 static double constraint_multiplier(const bead_model *bm, const double *q, const double *v,
-                                    double t, const double *f, double *n)
+                                    double phase, const double *f, double *n)
 {
 	double g_t, q2;
-	normal_at(bm, q, t, n, &g_t);
+	normal_at(bm, q, phase, n, &g_t);
 	if (bm->surface == SURFACE_ELLIPSOID) {
 		q2 = bm->w[0] * v[0] * v[0] + bm->w[1] * v[1] * v[1] + bm->w[2] * v[2] * v[2];
 	} else {
-		const double sw = sin(bm->omega * t), cw = cos(bm->omega * t);
+		const double sw = sin(phase), cw = cos(phase);
 		const double skx = sin(bm->k * q[0]), ckx = cos(bm->k * q[0]);
 		const double gxx = -2.0 * bm->d + bm->amp * sw * bm->k * bm->k * skx;
 		const double gxt = -bm->amp * bm->omega * cw * bm->k * ckx;
@@ -429,17 +436,17 @@ static double bead_energy(const pendula_system *sys, const double *q, const doub
  * effective gravity g3 (power_at) or from the forces rattle_force computed
  * from it (power_from, the same up to rounding). */
 static double floor_power(const pendula_system *sys, const double *q, const double *v,
-                          const double *f, double t)
+                          const double *f, double phase)
 {
 	const bead_model *bm = BM(sys);
 	double n[3], g_t;
-	const double mu = constraint_multiplier(bm, q, v, t, f, n);
-	normal_at(bm, q, t, n, &g_t);
+	const double mu = constraint_multiplier(bm, q, v, phase, f, n);
+	normal_at(bm, q, phase, n, &g_t);
 	return mu * g_t;
 }
 
 static double power_at(const pendula_system *sys, const double *q, const double *v,
-                       const double *g3, double t)
+                       const double *g3, double phase)
 {
 	const bead_model *bm = BM(sys);
 	double f[3];
@@ -449,12 +456,12 @@ static double power_at(const pendula_system *sys, const double *q, const double 
 	                           bm->surface == SURFACE_FLOOR ? 0.0 : g3[2]};
 	pw += bm->m * dot3(g_force, v);
 	if (bm->surface == SURFACE_FLOOR && bm->amp > 0.0)
-		pw += floor_power(sys, q, v, f, t);
+		pw += floor_power(sys, q, v, f, phase);
 	return pw;
 }
 
 static double power_from(const pendula_system *sys, const double *q, const double *v,
-                         const double *force, double t)
+                         const double *force, double phase)
 {
 	const bead_model *bm = BM(sys);
 	double pw = -bm->drag * dot3(v, v);
@@ -466,7 +473,7 @@ static double power_from(const pendula_system *sys, const double *q, const doubl
 		for (int i = 0; i < 3; ++i)
 			f[i] = force[i] - bm->drag * v[i];
 		f[2] = 0.0;
-		pw += floor_power(sys, q, v, f, t);
+		pw += floor_power(sys, q, v, f, phase);
 	}
 	return pw;
 }
@@ -481,9 +488,9 @@ static double state_power(const pendula_system *sys, const pendula_state *s, con
 	for (int i = 0; i < 3; ++i)
 		v[i] = s->p[i] * bm->inv_m;
 	if (force)
-		return power_from(sys, s->q, v, force, s->t);
+		return power_from(sys, s->q, v, force, s->phase_w);
 	pendula_effective_gravity_at(sys, s, g3);
-	return power_at(sys, s->q, v, g3, s->t);
+	return power_at(sys, s->q, v, g3, s->phase_w);
 }
 
 static double bead_power(const pendula_system *sys, const double *q, const double *qdot,
@@ -591,7 +598,7 @@ static void bead_measure(const pendula_system *sys, const pendula_state *s, doub
 	double g3[3];
 	pendula_effective_gravity_at(sys, s, g3);
 	val[PENDULA_CH_ENERGY] = pendula_energy_normalised(sys, bead_energy(sys, s->q, qdot));
-	der[PENDULA_CH_ENERGY] = power_at(sys, s->q, qdot, g3, s->t) / sys->energy_range;
+	der[PENDULA_CH_ENERGY] = power_at(sys, s->q, qdot, g3, s->phase_w) / sys->energy_range;
 }
 
 static void bead_fresh(const pendula_system *sys, const pendula_state *s, double *qdot, double *val,
@@ -609,30 +616,31 @@ static void bead_coords(const pendula_system *sys, const pendula_frame *f, doubl
 		q[2] = f->z[0] * bm->axis[2];
 	} else {
 		q[0] = f->x[0] * bm->half_width;
-		/* the time unknown (a frame rebuilt from the outputs): the y
-		 * output, unless it is clamped */
-		q[1] = isfinite(f->t)        ? floor_y(bm, q[0], f->t, NULL, NULL)
-		       : fabs(f->y[0]) < 1.0 ? f->y[0] * bm->d * bm->half_width * bm->half_width
-		                             : floor_y(bm, q[0], 0.0, NULL, NULL);
+		/* the wave's phase unknown (a frame rebuilt from the outputs):
+		 * the y output, unless it is clamped */
+		q[1] = isfinite(f->wave_phase) ? floor_y(bm, q[0], f->wave_phase, NULL, NULL)
+		       : fabs(f->y[0]) < 1.0   ? f->y[0] * bm->d * bm->half_width * bm->half_width
+		                               : floor_y(bm, q[0], 0.0, NULL, NULL);
 		q[2] = 0.0;
 	}
 }
 
-/* A time at which the floor passes through the bead at q (for a pose whose
- * time is unknown): sin(omega t) from y = d x^2 + amp sin(omega t) sin(k x). */
-static double floor_time_through(const bead_model *bm, const double *q)
+/* A phase of the wave at which the floor passes through the bead at q (for
+ * a pose whose phase is unknown): sin(phase) from y = d x^2 + amp sin(phase)
+ * sin(k x); the floor's curve depends on sin(phase) alone. */
+static double floor_phase_through(const bead_model *bm, const double *q)
 {
 	const double x = pendula_finite_or(q[0], 0.0), skx = sin(bm->k * x);
-	if (!(bm->amp > 0.0 && bm->omega > 0.0 && fabs(skx) > 1e-3))
+	if (!(bm->amp > 0.0 && fabs(skx) > 1e-3))
 		return 0.0;
 	const double sw = (pendula_finite_or(q[1], 0.0) - bm->d * x * x) / (bm->amp * skx);
-	return asin(sw < -1.0 ? -1.0 : sw > 1.0 ? 1.0 : sw) / bm->omega;
+	return asin(sw < -1.0 ? -1.0 : sw > 1.0 ? 1.0 : sw);
 }
 
-/* The surface (the ellipsoid about the pivot, or the floor's curve at time
- * t; t not finite: at a time the floor passes through the bead), the
- * centre and the bead. */
-static void bead_pose3(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
+/* The surface (the ellipsoid about the pivot, or the floor's curve with its
+ * wave at phase; phase not finite: at a phase where the floor passes
+ * through the bead), the centre and the bead. */
+static void bead_pose3(const pendula_system *sys, const double *q, pendula_vec3 pivot, double phase,
                        pendula_pose *pose)
 {
 	const bead_model *bm = BM(sys);
@@ -662,15 +670,15 @@ static void bead_pose3(const pendula_system *sys, const double *q, pendula_vec3 
 		pose->reach = fmax(bm->axis[0], fmax(bm->axis[1], bm->axis[2]));
 		pose->three_d = 1;
 	} else {
-		if (!isfinite(t))
-			t = floor_time_through(bm, q);
+		if (!isfinite(phase))
+			phase = floor_phase_through(bm, q);
 		sf->kind = PENDULA_SURFACE_CURVE;
 		sf->n = PENDULA_POSE_CURVE_PTS;
 		const double x0 = 1.25 * bm->half_width;
 		for (int i = 0; i < sf->n; ++i) {
 			const double x = -x0 + 2.0 * x0 * i / (sf->n - 1);
 			sf->curve[i].x = pivot.x + x;
-			sf->curve[i].y = pivot.y + floor_y(bm, x, t, NULL, NULL);
+			sf->curve[i].y = pivot.y + floor_y(bm, x, phase, NULL, NULL);
 			sf->curve[i].z = pivot.z;
 		}
 		sf->axis[0] = x0;

@@ -267,10 +267,11 @@ static void spherical_initial(const pendula_system *sys, const pendula_params *p
 }
 
 /* New lengths: every link keeps its direction and its turn rate. */
-static void spherical_adapt(const pendula_system *sys, int from, double *q, double *qdot, double t)
+static void spherical_adapt(const pendula_system *sys, int from, double *q, double *qdot,
+                            double wave_phase)
 {
 	(void)from;
-	(void)t;
+	(void)wave_phase;
 	const spherical_model *sm = SM(sys);
 	double prev_old[3] = {0, 0, 0}, prev_vold[3] = {0, 0, 0};
 	double prev_new[3] = {0, 0, 0}, prev_vnew[3] = {0, 0, 0};
@@ -842,9 +843,9 @@ static void spherical_coords(const pendula_system *sys, const pendula_frame *f, 
 /* Thin rods and bobs in 3-D; the last bob is the marker and leaves the
  * trail.  The handles set theta{k} in the plane of the view (x, y). */
 static void spherical_pose3(const pendula_system *sys, const double *q, pendula_vec3 pivot,
-                            double t, pendula_pose *pose)
+                            double wave_phase, pendula_pose *pose)
 {
-	(void)t;
+	(void)wave_phase;
 	const spherical_model *sm = SM(sys);
 	memset(pose, 0, sizeof(*pose));
 	pose->point[0].p = pivot;

@@ -91,6 +91,10 @@ typedef struct {
 	double accel_x, accel_y; /* Delta Omega^2 (m/s^2) */
 	int forced;              /* any pivot acceleration at all */
 	double amp_z, omega_z, accel_z;
+	/* A model's own moving part, not the pivot: the bead's wavy floor,
+	 * whose wave's phase (pendula_state.phase_w) advances at omega_w
+	 * (rad/s; 0 for every other model). */
+	double omega_w;
 } pendula_forcing;
 
 typedef struct pendula_model_ops pendula_model_ops;
@@ -147,15 +151,21 @@ void pendula_system_init(pendula_system *sys, const pendula_params *p);
 /* Instantaneous state: coordinates q (angles for the planar models,
  * unwrapped inside a step and wrapped between steps; positions relative to
  * the pivot for the 3-D models), canonical momenta p, forcing phases
- * Omega t (kept in [0, 2 pi)) and simulated time.  phase_z comes after t so
- * that initialisers {{q}, {p}, phase_x, phase_y, t} keep their meaning; a
- * model without z forcing leaves it alone. */
+ * Omega t (kept in [0, 2 pi)) and simulated time.  phase_z and phase_w come
+ * after t so that initialisers {{q}, {p}, phase_x, phase_y, t} keep their
+ * meaning; a model without z forcing leaves phase_z alone.  phase_w: the
+ * phase of the bead floor's wave (pendula_forcing.omega_w), advanced with
+ * the steps like the forcing's, so that it follows a change of the wave's
+ * frequency without a jump and stays exact however long the run (the
+ * floor's sin(Omega t) from the simulated time moved by Delta Omega t at a
+ * change, and lost the step's precision to t's rounding after days). */
 typedef struct {
 	double q[PENDULA_MAX_DOF];
 	double p[PENDULA_MAX_DOF];
 	double phase_x, phase_y;
 	double t;
 	double phase_z;
+	double phase_w;
 } pendula_state;
 
 void pendula_velocity(const pendula_system *sys, const double *q, const double *p, double *qdot);
@@ -176,13 +186,15 @@ double pendula_power(const pendula_system *sys, const double *q, const double *q
 void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x, double *y);
 double pendula_pivot_z(const pendula_system *sys, double phase_z);
 /* The model's geometry at coordinates q with the pivot at (pivot_x, pivot_y)
- * (z = 0, t = 0). */
+ * (z = 0, the bead floor's wave at phase 0). */
 void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
                      pendula_pose *pose);
-/* The same with a 3-D pivot and the simulated time (a moving surface, e.g.
- * the bead's wavy floor, is drawn as it is at t). */
-void pendula_pose_at3(const pendula_system *sys, const double *q, pendula_vec3 pivot, double t,
-                      pendula_pose *pose);
+/* The same with a 3-D pivot and the phase of the bead floor's wave
+ * (pendula_frame.wave_phase: the floor is drawn as it is at that phase; NaN:
+ * unknown, as in a frame rebuilt from the outputs, then at a phase where
+ * the floor passes through the bead). */
+void pendula_pose_at3(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+                      double wave_phase, pendula_pose *pose);
 
 /* One step of the model's integrator over simulated time h (a 4th-order
  * symmetric composition, symplectic when there is no damping, torque or
@@ -296,6 +308,7 @@ typedef struct {
 	double energy;                     /* normalised (the energy output) */
 	double pivot_x, pivot_y;           /* Gamma(t), metres */
 	double t;                          /* simulated time of this frame */
+	double wave_phase;                 /* the bead floor's phase_w at this frame */
 	double tip_z, tip_z_norm, pivot_z; /* the 3-D models */
 	/* PENDULA_CH_X/Y/Z + k (directions; the bead's scaled position) */
 	double x[PENDULA_MAX_BODIES], y[PENDULA_MAX_BODIES], z[PENDULA_MAX_BODIES];

@@ -66,14 +66,16 @@ typedef void (*pendula_rattle_project)(const pendula_system *sys, const double *
                                        const double *pt, double h, const pendula_state *s1,
                                        double *p1);
 
-/* Advances the forcing phases and the time of s by h (what every base step
- * does once). */
+/* Advances the forcing phases, the bead floor's wave phase and the time of
+ * s by h (what every base step does once). */
 static inline void pendula_rattle_advance_clock(const pendula_system *sys, pendula_state *s,
                                                 double h)
 {
 	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
 	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
 	s->phase_z = pendula_wrap_phase(s->phase_z + sys->force.omega_z * h);
+	if (sys->force.omega_w != 0.0)
+		s->phase_w = pendula_wrap_phase(s->phase_w + sys->force.omega_w * h);
 	s->t += h;
 }
 
