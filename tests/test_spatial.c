@@ -522,13 +522,13 @@ static void test_constraints_forced_damped(void)
 		pendula_step(&bs, &x, 1.0 / 2048);
 		/* the floor with its wave at the state's phase (Omega t, carried
 		 * by the steps), which follows the time */
-		const double w = 2 * PI * 2.0, ph = x.phase_w;
-		pworst = fmax(pworst, fabs(remainder(ph - w * x.t, 2 * PI)));
-		const double y = 0.5 * x.q[0] * x.q[0] + 0.1 * sin(ph) * sin(5.0 * x.q[0]);
+		const double w = 2 * PI * 2.0, wave = x.phase_w;
+		pworst = fmax(pworst, fabs(remainder(wave - w * x.t, 2 * PI)));
+		const double y = 0.5 * x.q[0] * x.q[0] + 0.1 * sin(wave) * sin(5.0 * x.q[0]);
 		fworst = fmax(fworst, fabs(x.q[1] - y));
 		pendula_velocity(&bs, x.q, x.p, v);
-		const double slope = x.q[0] + 0.1 * sin(ph) * 5.0 * cos(5.0 * x.q[0]);
-		const double ydot = slope * v[0] + 0.1 * w * cos(ph) * sin(5.0 * x.q[0]);
+		const double slope = x.q[0] + 0.1 * sin(wave) * 5.0 * cos(5.0 * x.q[0]);
+		const double ydot = slope * v[0] + 0.1 * w * cos(wave) * sin(5.0 * x.q[0]);
 		vworst = fmax(vworst, fabs(v[1] - ydot));
 	}
 	printf("\n    bead on the moving floor: |y - floor| %.1e m, |y' - d floor/dt| %.1e m/s; "
