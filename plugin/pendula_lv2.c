@@ -854,8 +854,12 @@ static void notes_chunk(Pendula *self, uint32_t n)
 	    1.0, floor(self->control[P_NOTE_LENGTH] * 0.001 * self->sample_rate + 0.5));
 	j = 0;
 	for (;;) {
-		const uint32_t ev_frame = j < self->n_events ? self->events[j].frame : n;
-		const int off = self->n_sounding ? next_note_off(self, c0 + ev_frame + 1) : -1;
+		/* the note-offs due at an event's frame or before go first; at
+		 * the chunk's end, those due before it (one due at frame n is
+		 * the next chunk's first frame: at n it could be frame n_samples
+		 * of the block, outside it) */
+		const uint64_t until = j < self->n_events ? c0 + self->events[j].frame + 1 : c0 + n;
+		const int off = self->n_sounding ? next_note_off(self, until) : -1;
 		if (off >= 0) {
 			note_msg(self, (uint32_t)(self->note_off[off] - c0), 0x80, (uint8_t)off, 0);
 			self->note_off[off] = 0;

@@ -1865,12 +1865,13 @@ static void test_midi_through(void)
 
 typedef struct {
 	size_t n, cap;
-	midi_ev *ev; /* frames absolute */
+	midi_ev *ev;    /* frames absolute */
+	size_t outside; /* events not within their run()'s frames [0, n) */
 } midi_log;
 
-/* Appends the events of the MIDI output after a run() whose first frame is
- * frame `done` of the render. */
-static void log_midi_out(const Host *h, midi_log *log, uint32_t done)
+/* Appends the events of the MIDI output after a run() of n frames whose
+ * first frame is frame `done` of the render. */
+static void log_midi_out(const Host *h, midi_log *log, uint32_t done, uint32_t n)
 {
 	const LV2_Atom_Sequence *out = (const LV2_Atom_Sequence *)h->atom_out;
 	if (out->atom.type != urid_sequence)
@@ -1883,6 +1884,7 @@ static void log_midi_out(const Host *h, midi_log *log, uint32_t done)
 		}
 		midi_ev *m = &log->ev[log->n++];
 		memset(m, 0, sizeof(*m));
+		log->outside += ev->time.frames < 0 || ev->time.frames >= (int64_t)n;
 		m->frames = (int64_t)done + ev->time.frames;
 		m->size = ev->body.size;
 		memcpy(m->bytes, LV2_ATOM_BODY_CONST(&ev->body),
@@ -1907,7 +1909,7 @@ static void render_midi(Host *h, uint32_t frames, midi_log *log)
 		}
 		host_prepare_atoms(h);
 		lilv_instance_run(h->inst, n);
-		log_midi_out(h, log, done);
+		log_midi_out(h, log, done, n);
 		done += n;
 	}
 }
@@ -1942,6 +1944,8 @@ static void test_midi_wiring(void)
 	printf("\n    %zu MIDI events with separate buffers, %zu with one shared buffer", ref.n,
 	       shared.n);
 	CHECK(ref.n > 100, "only %zu MIDI events", ref.n);
+	CHECK(ref.outside == 0 && shared.outside == 0, "%zu, %zu MIDI events outside their block",
+	      ref.outside, shared.outside);
 	size_t i = 0;
 	while (i < ref.n && i < shared.n && !memcmp(&ref.ev[i], &shared.ev[i], sizeof(midi_ev)))
 		++i;
@@ -1970,8 +1974,10 @@ static void test_midi_wiring(void)
 /* Events: flips and swings as pulses and as notes                         */
 
 /* Renders with the chaos knob at 1.2 and flip / swing notes on, in blocks
- * (random: b NULL), logging the MIDI output and recording the signals. */
-static void render_events(Host *h, uint32_t frames, uint32_t block, midi_log *log, Rec *rec)
+ * (random: block 0; a block also ends at frame split if it is not 0),
+ * logging the MIDI output and recording the signals. */
+static void render_events(Host *h, uint32_t frames, uint32_t block, uint32_t split, midi_log *log,
+                          Rec *rec)
 {
 	host_set(h, P_ENERGY_TARGET, 1.2f);
 	host_set(h, P_ENERGY_RATE, 2.0f);
@@ -1982,14 +1988,16 @@ static void render_events(Host *h, uint32_t frames, uint32_t block, midi_log *lo
 	uint32_t done = 0;
 	rec_reserve(rec, h->v, frames);
 	while (done < frames) {
-		const uint32_t n = next_block(&b, frames - done);
+		uint32_t n = next_block(&b, frames - done);
+		if (done < split && n > split - done)
+			n = split - done;
 		host_prepare_atoms(h);
 		lilv_instance_run(h->inst, n);
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 			if (rec->sig[id])
 				memcpy(rec->sig[id] + rec->n, h->buf[id], n * sizeof(float));
 		rec->n += n;
-		log_midi_out(h, log, done);
+		log_midi_out(h, log, done, n);
 		done += n;
 	}
 }
@@ -2003,12 +2011,22 @@ static void test_events(void)
 {
 	const uint32_t len = seconds(opt.quick ? 3.0 : 20.0);
 	Host *h = host_new(cur_variant, cur_rate);
-	midi_log log = {0}, log2 = {0};
-	Rec rec = {0}, rec2 = {0};
-	render_events(h, len, 0, &log, &rec);
+	midi_log log = {0}, log2 = {0}, log3 = {0};
+	Rec rec = {0}, rec2 = {0}, rec3 = {0};
+	render_events(h, len, 0, 0, &log, &rec);
 	host_free(h);
 	h = host_new(cur_variant, cur_rate);
-	render_events(h, len, 256, &log2, &rec2);
+	render_events(h, len, 256, 0, &log2, &rec2);
+	host_free(h);
+	/* once more, a block ending where the first note ends: its note-off is
+	 * due at the first frame after that block */
+	uint32_t split = 0;
+	for (size_t i = 0; i < log.n && !split; ++i)
+		if (log.ev[i].size == 3 && (log.ev[i].bytes[0] & 0xf0) == 0x90)
+			split =
+			    (uint32_t)log.ev[i].frames + (uint32_t)floor(0.030 * cur_rate + 0.5);
+	h = host_new(cur_variant, cur_rate);
+	render_events(h, len, 256, split, &log3, &rec3);
 	host_free(h);
 
 	const float *flips = rec.sig[P_OUT_FLIPS], *swings = rec.sig[P_OUT_SWINGS];
@@ -2045,6 +2063,11 @@ static void test_events(void)
 	CHECK(ons[0] > 0 && ons[1] > 0, "no flip or no swing in %u frames", len);
 	CHECK(unmatched == 0, "%ld note-ons off their pulse", unmatched);
 	CHECK(unpaired == 0, "%ld note-ons or note-offs without their pair", unpaired);
+	/* (a note-off due at the first frame after a block is the next
+	 * block's, never at frame n of a run() of n frames) */
+	CHECK(log.outside == 0 && log2.outside == 0 && log3.outside == 0,
+	      "%zu, %zu, %zu MIDI events outside their block", log.outside, log2.outside,
+	      log3.outside);
 	/* pulses of the same sign closer than 1 ms merge (rare) */
 	CHECK(labs(onsets[0] - ons[0]) <= ons[0] / 50 && labs(onsets[1] - ons[1]) <= ons[1] / 50,
 	      "pulse onsets %ld, %ld vs notes %ld, %ld", onsets[0], onsets[1], ons[0], ons[1]);
@@ -2052,11 +2075,19 @@ static void test_events(void)
 	while (i < log.n && i < log2.n && !memcmp(&log.ev[i], &log2.ev[i], sizeof(midi_ev)))
 		++i;
 	CHECK(i == log.n && i == log2.n, "the MIDI differs with the block split from event %zu", i);
+	i = 0;
+	while (i < log.n && i < log3.n && !memcmp(&log.ev[i], &log3.ev[i], sizeof(midi_ev)))
+		++i;
+	CHECK(split > 0 && i == log.n && i == log3.n,
+	      "a block ending where a note ends (frame %u): the MIDI differs from event %zu", split,
+	      i);
 	CHECK(same_signals(&rec, &rec2, 0, 0, len, "events"), "the outputs differ with the blocks");
 	free(log.ev);
 	free(log2.ev);
+	free(log3.ev);
 	rec_free(&rec);
 	rec_free(&rec2);
+	rec_free(&rec3);
 }
 
 /* ---------------------------------------------------------------------- */
