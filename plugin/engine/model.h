@@ -624,8 +624,9 @@ pendula_compose(const pendula_system *sys, pendula_state *s, double h, pendula_p
 	 * the multipliers change from stage to stage by nearly the same amount
 	 * in consecutive steps (a stage's answer is not the tension at one
 	 * instant: it depends on the stage's length and sign too).  Work of
-	 * the 500 musical spherical settings, four draws of them: -7.6, -5.6,
-	 * -7.2 and -8.0 %; settings at the cap unchanged (2, 2, 3, 2).
+	 * the 500 musical spherical settings, four draws of them: -4.8, -5.6,
+	 * -7.2 and -8.0 % (with the differences in double precision: -7.6,
+	 * -6.7, -7.2, -8.2 %); settings at the cap unchanged (2, 2, 3, 2).
 	 * Extrapolating each stage linearly in time from the two stages before
 	 * it instead: +0.7 %.  Forgotten when the step length changes (kept:
 	 * the same work within 1 %). */

@@ -332,8 +332,9 @@ void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
 void pendula_engine_last_pose(const pendula_engine *e, pendula_frame *f);
 /* The pivot at the last frame (metres), bit-equal to pendula_engine_last's. */
 void pendula_engine_last_pivot(const pendula_engine *e, double *x, double *y, double *z);
-/* Simulated seconds the work cap has dropped since the last reset
- * (pendula_stats.lost_time, without copying the counters). */
+/* Simulated seconds the work cap has dropped since the engine was made
+ * (pendula_stats.lost_time, without copying the counters; the plugin's
+ * time_ratio reads its change over a block). */
 double pendula_engine_lost_time(const pendula_engine *e);
 /* A number that changes whenever the settings in force
  * (pendula_engine_system) change: a copy of them is current while it
@@ -342,7 +343,8 @@ uint32_t pendula_engine_settings_serial(const pendula_engine *e);
 /* The settings in force and their derived constants (e.g. for drawing). */
 const pendula_system *pendula_engine_system(const pendula_engine *e);
 
-/* Work counters since the last reset, for benchmarks and tests. */
+/* Work counters since the engine was made (a reset does not clear them:
+ * a caller compares two readings), for benchmarks and tests. */
 typedef struct {
 	uint64_t frames, steps, iterations, restarts, capped_frames;
 	uint64_t retries;       /* steps taken again at half the length (a solve failed) */
