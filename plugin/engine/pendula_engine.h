@@ -326,9 +326,9 @@ void pendula_frame_coords(const pendula_system *sys, const pendula_frame *f, dou
 void pendula_engine_last(const pendula_engine *e, pendula_frame *f);
 /* The fields of the last frame that a picture needs, and only those: what
  * pendula_frame_coords reads (theta; x, y and z too for a model that reads
- * its coordinates from them), the pivot, t and the energy, bit-equal to
- * pendula_engine_last's (the other fields are left as they are).  A
- * fraction of the cost of pendula_engine_last. */
+ * its coordinates from them), the pivot, t, wave_phase and the energy,
+ * bit-equal to pendula_engine_last's (the other fields are left as they
+ * are).  A fraction of the cost of pendula_engine_last. */
 void pendula_engine_last_pose(const pendula_engine *e, pendula_frame *f);
 /* The pivot at the last frame (metres), bit-equal to pendula_engine_last's. */
 void pendula_engine_last_pivot(const pendula_engine *e, double *x, double *y, double *z);
