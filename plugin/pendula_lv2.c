@@ -243,12 +243,15 @@ typedef struct {
 	float pulse_value[2];   /* their sign */
 	uint64_t note_clock;    /* frames run since activate() */
 	uint64_t note_off[128]; /* frame of each sounding note's note-off, or 0 */
-	int n_sounding;         /* notes with a note-off pending */
-	bool notes_live;        /* notes on this block: the events are kept */
-	uint32_t pulse_frames;  /* a pulse's length: 1 ms, at least a frame */
-	float *pulse_buf[2];    /* flips, swings buffers of the span being run */
-	uint32_t pulse_n;       /* its length */
-	bool notes_flush;       /* send every pending note-off first */
+	/* the channel (0..15) each sounding note's note-on went out on: its
+	 * note-off goes there too, whatever midi_channel says by then */
+	uint8_t note_channel[128];
+	int n_sounding;        /* notes with a note-off pending */
+	bool notes_live;       /* notes on this block: the events are kept */
+	uint32_t pulse_frames; /* a pulse's length: 1 ms, at least a frame */
+	float *pulse_buf[2];   /* flips, swings buffers of the span being run */
+	uint32_t pulse_n;      /* its length */
+	bool notes_flush;      /* send every pending note-off first */
 	struct {
 		uint32_t frame;
 		uint8_t bytes[3];
@@ -809,12 +812,18 @@ static bool events_routed(const Pendula *self)
 	return on;
 }
 
-static void note_msg(Pendula *self, uint32_t frame, uint8_t status, uint8_t note, uint8_t vel)
+/* The channel (0..15) new notes go out on. */
+static int note_channel_now(const Pendula *self)
+{
+	return ((int)self->control[P_MIDI_CHANNEL] - 1) & 15;
+}
+
+static void note_msg(Pendula *self, uint32_t frame, uint8_t status, int channel, uint8_t note,
+                     uint8_t vel)
 {
 	const uint32_t cap = sizeof(self->note_msg) / sizeof(self->note_msg[0]);
 	if (self->n_note_msgs >= cap)
 		return;
-	const int channel = (int)self->control[P_MIDI_CHANNEL] - 1;
 	self->note_msg[self->n_note_msgs].frame = frame;
 	self->note_msg[self->n_note_msgs].bytes[0] = (uint8_t)(status | (channel & 15));
 	self->note_msg[self->n_note_msgs].bytes[1] = note;
@@ -844,7 +853,7 @@ static void notes_chunk(Pendula *self, uint32_t n)
 		self->notes_flush = false;
 		for (int i = 0; i < 128; ++i)
 			if (self->note_off[i]) {
-				note_msg(self, 0, 0x80, (uint8_t)i, 0);
+				note_msg(self, 0, 0x80, self->note_channel[i], (uint8_t)i, 0);
 				self->note_off[i] = 0;
 			}
 		self->n_sounding = 0;
@@ -861,7 +870,8 @@ static void notes_chunk(Pendula *self, uint32_t n)
 		const uint64_t until = j < self->n_events ? c0 + self->events[j].frame + 1 : c0 + n;
 		const int off = self->n_sounding ? next_note_off(self, until) : -1;
 		if (off >= 0) {
-			note_msg(self, (uint32_t)(self->note_off[off] - c0), 0x80, (uint8_t)off, 0);
+			note_msg(self, (uint32_t)(self->note_off[off] - c0), 0x80,
+			         self->note_channel[off], (uint8_t)off, 0);
 			self->note_off[off] = 0;
 			self->n_sounding--;
 			continue;
@@ -875,13 +885,15 @@ static void notes_chunk(Pendula *self, uint32_t n)
 		if (!on || base < 0.0f || note > 127)
 			continue;
 		if (self->note_off[note])
-			note_msg(self, ev->frame, 0x80, (uint8_t)note, 0);
+			note_msg(self, ev->frame, 0x80, self->note_channel[note], (uint8_t)note, 0);
 		else
 			self->n_sounding++;
 		const double speed = ev->speed < 1.0 ? ev->speed : 1.0;
-		note_msg(self, ev->frame, 0x90, (uint8_t)note,
+		const int channel = note_channel_now(self);
+		note_msg(self, ev->frame, 0x90, channel, (uint8_t)note,
 		         (uint8_t)(1.0 + floor(126.0 * speed + 0.5)));
 		self->note_off[note] = c0 + ev->frame + length;
+		self->note_channel[note] = (uint8_t)channel;
 	}
 	self->note_clock += n;
 	self->n_events = 0;
@@ -1108,8 +1120,8 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 	/* the sounding notes end now (n_samples > 0: there is a frame) */
 	for (int i = 0; i < 128 && n_samples > 0; ++i)
 		if (self->note_off[i]) {
-			const int channel = (int)self->control[P_MIDI_CHANNEL] - 1;
-			const uint8_t off[3] = {(uint8_t)(0x80 | (channel & 15)), (uint8_t)i, 0};
+			const uint8_t off[3] = {(uint8_t)(0x80 | self->note_channel[i]), (uint8_t)i,
+			                        0};
 			midi_write_generated(self, 0, off, 3);
 			self->note_off[i] = 0;
 			self->n_sounding--;

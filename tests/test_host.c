@@ -2120,6 +2120,66 @@ static CU_TestInfo ttl_tests[] = {
     CU_TEST_INFO_NULL,
 };
 
+/* midi_channel changed while notes sound (a note length of 2 s, so that
+ * some always do): each note-off goes out on its note-on's channel, and
+ * a freeze at the end ends every note; no note-on is left without its
+ * note-off, and no note-off comes without its note-on. */
+static void test_notes_channel_change(void)
+{
+	const uint32_t len = seconds(opt.quick ? 2.0 : 6.0) / 256 * 256;
+	Host *h = host_new(cur_variant, cur_rate);
+	midi_log log = {0};
+	host_set(h, P_ENERGY_TARGET, 1.2f);
+	host_set(h, P_ENERGY_RATE, 2.0f);
+	host_set(h, P_NOTE_FLIP, 60.0f);
+	host_set(h, P_NOTE_SWING, 72.0f);
+	host_set(h, P_NOTE_LENGTH, 2000.0f);
+	size_t first = 0;
+	uint32_t done = 0;
+	while (done < 2 * len + 256) {
+		if (done == len) { /* the second half on channel 2 */
+			host_set(h, P_MIDI_CHANNEL, 2.0f);
+			first = log.n;
+		}
+		if (done == 2 * len) /* a freeze ends the notes */
+			host_set(h, P_FREEZE, 1.0f);
+		host_prepare_atoms(h);
+		lilv_instance_run(h->inst, 256);
+		log_midi_out(h, &log, done, 256);
+		done += 256;
+	}
+	host_free(h);
+	int sounding[16][128] = {{0}};
+	long ons[2] = {0, 0}, orphans = 0, retriggered = 0, stuck = 0;
+	for (size_t i = 0; i < log.n; ++i) {
+		const midi_ev *m = &log.ev[i];
+		const int status = m->bytes[0] & 0xf0, ch = m->bytes[0] & 15, note = m->bytes[1];
+		if (m->size != 3 || (status != 0x90 && status != 0x80))
+			continue;
+		if (status == 0x80) {
+			orphans += !sounding[ch][note];
+			sounding[ch][note] = 0;
+		} else {
+			retriggered += sounding[ch][note];
+			sounding[ch][note] = 1;
+			ons[i >= first]++;
+		}
+	}
+	for (int ch = 0; ch < 16; ++ch)
+		for (int note = 0; note < 128; ++note)
+			stuck += sounding[ch][note];
+	printf(
+	    "\n    %ld notes on channel 1, %ld on channel 2; left sounding %ld, note-offs without "
+	    "their note-on %ld",
+	    ons[0], ons[1], stuck, orphans);
+	CHECK(ons[0] > 0 && ons[1] > 0, "notes %ld, %ld", ons[0], ons[1]);
+	CHECK(stuck == 0 && orphans == 0 && retriggered == 0,
+	      "%ld notes stuck, %ld note-offs without a note-on, %ld note-ons while sounding",
+	      stuck, orphans, retriggered);
+	CHECK(log.outside == 0, "%zu MIDI events outside their block", log.outside);
+	free(log.ev);
+}
+
 static CU_TestInfo rate_tests[] = {
     {"first_frame", test_first_frame},
     {"small_oscillation", test_small_oscillation},
@@ -2130,6 +2190,7 @@ static CU_TestInfo rate_tests[] = {
     {"reset", test_reset},
     {"freeze", test_freeze},
     {"events", test_events},
+    {"notes_channel_change", test_notes_channel_change},
     {"null_outputs", test_null_outputs},
     {"control_outputs", test_control_outputs},
     {"time_ratio", test_time_ratio},
