@@ -234,17 +234,11 @@ static void test_tempo_phase(void)
 		}
 }
 
-static void test_tempo_blocks(void)
+/* Whether two recordings of the same song are the same, frame for frame
+ * and MIDI event for MIDI event (first: the first frame that differs). */
+static void compare_recordings(const DawHost *a, const DawHost *b, bool *same_out,
+                               size_t *first_out, bool *same_midi_out)
 {
-	song_ev evs[16];
-	const size_t n_evs = make_song(evs);
-	DawHost *a = sync_host(PENDULA_VARIANT_DOUBLE, true);
-	DawHost *b = sync_host(PENDULA_VARIANT_DOUBLE, true);
-	a->recording = b->recording = true;
-	a->record_midi = b->record_midi = true;
-	uint32_t seed = 42;
-	render_song(a, evs, n_evs, (int64_t)(40 * RATE), 512, NULL, NULL, NULL);
-	render_song(b, evs, n_evs, (int64_t)(40 * RATE), 0, &seed, NULL, NULL);
 	bool same = a->rec_n == b->rec_n;
 	size_t first = a->rec_n;
 	for (int id = 0; same && id < PENDULA_N_PORT_IDS; ++id)
@@ -259,12 +253,66 @@ static void test_tempo_blocks(void)
 	for (size_t i = 0; same_midi && i < a->n_midi; ++i)
 		same_midi = a->midi[i].frame == b->midi[i].frame &&
 		            !memcmp(a->midi[i].bytes, b->midi[i].bytes, 4);
+	*same_out = same;
+	*first_out = first;
+	*same_midi_out = same_midi;
+}
+
+static void test_tempo_blocks(void)
+{
+	song_ev evs[16];
+	const size_t n_evs = make_song(evs);
+	DawHost *a = sync_host(PENDULA_VARIANT_DOUBLE, true);
+	DawHost *b = sync_host(PENDULA_VARIANT_DOUBLE, true);
+	a->recording = b->recording = true;
+	a->record_midi = b->record_midi = true;
+	uint32_t seed = 42;
+	render_song(a, evs, n_evs, (int64_t)(40 * RATE), 512, NULL, NULL, NULL);
+	render_song(b, evs, n_evs, (int64_t)(40 * RATE), 0, &seed, NULL, NULL);
+	bool same, same_midi;
+	size_t first;
+	compare_recordings(a, b, &same, &first, &same_midi);
 	printf("\n    %zu frames, %zu MIDI events", a->rec_n, a->n_midi);
 	CHECK(same, "outputs depend on the block sizes (first difference at frame %zu)", first);
 	CHECK(same_midi, "MIDI output depends on the block sizes (%zu vs %zu events)", a->n_midi,
 	      b->n_midi);
 	daw_host_free(a);
 	daw_host_free(b);
+}
+
+/* The same with the plugin frozen over the song's start (a time:Position
+ * in the middle of a 512-frame block, elsewhere in the random blocks): the
+ * tempo follower takes each Position at its own frame while frozen too,
+ * so the sync after the release does not depend on the blocks.  (It took
+ * them at the frozen block's first frame: the song position then stood
+ * that many frames ahead until the next Position, 14 s later.) */
+static void test_tempo_frozen(void)
+{
+	song_ev evs[16];
+	const size_t n_evs = make_song(evs);
+	DawHost *h[2] = {sync_host(PENDULA_VARIANT_DOUBLE, false),
+	                 sync_host(PENDULA_VARIANT_DOUBLE, false)};
+	uint32_t seed = 4242;
+	for (int k = 0; k < 2; ++k) {
+		h[k]->recording = h[k]->record_midi = true;
+		/* frozen from 80 blocks of 512 to 120 (the start: 48 321) */
+		render_song(h[k], evs, n_evs, 80 * 512, k ? 0 : 512, &seed, NULL, NULL);
+		daw_set(h[k], P_FREEZE, 1.0f);
+		render_song(h[k], evs, n_evs, 120 * 512, k ? 0 : 512, &seed, NULL, NULL);
+		daw_set(h[k], P_FREEZE, 0.0f);
+		render_song(h[k], evs, n_evs, (int64_t)(8 * RATE), k ? 0 : 512, &seed, NULL, NULL);
+	}
+	bool same, same_midi;
+	size_t first;
+	compare_recordings(h[0], h[1], &same, &first, &same_midi);
+	printf("\n    %zu frames, frozen over the start", h[0]->rec_n);
+	CHECK(same,
+	      "after a freeze over a Position, the outputs depend on the blocks (first "
+	      "difference at frame %zu)",
+	      first);
+	CHECK(same_midi, "after a freeze over a Position, the MIDI depends on the blocks");
+	daw_host_free(h[0]);
+	daw_host_free(h[1]);
 }
 
 static void test_tempo_free(void)
@@ -684,6 +732,7 @@ static void test_reset_on_start(void)
 static CU_TestInfo daw_tests[] = {
     {"tempo_phase", test_tempo_phase},
     {"tempo_blocks", test_tempo_blocks},
+    {"tempo_frozen", test_tempo_frozen},
     {"tempo_free", test_tempo_free},
     {"cc_match", test_cc_match},
     {"midi_through", test_midi_through},
