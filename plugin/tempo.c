@@ -93,7 +93,9 @@ void pendula_tempo_position(pendula_tempo *t, const pendula_position *p)
 	t->host_frame = (p->fields & PENDULA_POS_FRAME) ? p->frame : host_frame_now;
 	t->elapsed = 0;
 
-	if (old_speed == 0.0 && t->speed != 0.0)
+	/* a start: from stopped to rolling forward (pendula_tempo_rolling);
+	 * playing backwards (time:speed < 0, a shuttle) is not one */
+	if (old_speed == 0.0 && t->speed > 0.0)
 		t->started = true;
 }
 

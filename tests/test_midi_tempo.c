@@ -749,6 +749,18 @@ static void test_tempo_start(void)
 	p.speed = 1;
 	pendula_tempo_position(&t, &p);
 	CHECK(pendula_tempo_take_start(&t), "second start not seen");
+	/* playing backwards (a shuttle) is not a start, nor rolling */
+	p.speed = 0;
+	pendula_tempo_position(&t, &p);
+	p.speed = -1;
+	pendula_tempo_position(&t, &p);
+	CHECK(!pendula_tempo_take_start(&t) && !pendula_tempo_rolling(&t),
+	      "speed 0 -> -1 counted as a start");
+	p.speed = 0;
+	pendula_tempo_position(&t, &p);
+	p.speed = 1;
+	pendula_tempo_position(&t, &p);
+	CHECK(pendula_tempo_take_start(&t), "a start after playing backwards not seen");
 
 	/* a message without speed does not change the state */
 	pendula_position q;
