@@ -1127,19 +1127,13 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 			self->n_sounding--;
 		}
 	/* The input events at their frames, the tempo follower advanced to
-	 * each in between: a time:Position describes its own frame, as in
-	 * run() (taken at the block's first frame, the song position stood
+	 * each in between, as run() does: a time:Position describes its own
+	 * frame (taken at the block's first frame, the song position stood
 	 * that many frames ahead until the next Position). */
-	uint32_t pos = 0;
-	while (pos < n_samples) {
+	for (uint32_t pos = 0, n; pos < n_samples; pos += n) {
 		midi_forward_until(self, (int64_t)pos + 1);
-		const int64_t next = pendula_midi_io_next_frame(&self->midi);
-		/* (the events left come after pos: the reader keeps them in
-		 * order; anything else ends the loop all the same) */
-		const uint32_t to =
-		    next <= (int64_t)pos || next >= (int64_t)n_samples ? n_samples : (uint32_t)next;
-		pendula_tempo_advance(&self->tempo, to - pos);
-		pos = to;
+		n = frames_before_next_event(self, pos, n_samples - pos);
+		pendula_tempo_advance(&self->tempo, n);
 	}
 	midi_end(self);
 	for (int s = 0; s < self->n_signals; ++s) {
