@@ -288,11 +288,18 @@ void pendula_midi_io_forward(pendula_midi_io *io, int64_t frame, const LV2_Atom 
 	pendula_seq_writer_add(&io->out, frame, body->type, body->size, body + 1);
 }
 
-void pendula_midi_io_generate(pendula_midi_io *io, int64_t frame, const uint8_t *bytes,
-                              uint32_t size)
+bool pendula_midi_io_generate(pendula_midi_io *io, int64_t frame, const uint8_t *bytes,
+                              uint32_t size, uint32_t keep)
 {
+	const uint64_t reserve = (uint64_t)io->reserved + keep;
 	if (!io->generate_ok || io->frames == 0 ||
-	    !pendula_seq_writer_fits(&io->out, size, io->reserved))
-		return;
-	pendula_seq_writer_add(&io->out, frame, io->midi_event, size, bytes);
+	    !pendula_seq_writer_fits(&io->out, size,
+	                             reserve > UINT32_MAX ? UINT32_MAX : (uint32_t)reserve))
+		return false;
+	return pendula_seq_writer_add(&io->out, frame, io->midi_event, size, bytes);
+}
+
+uint32_t pendula_midi_io_event_bytes(uint32_t size)
+{
+	return (uint32_t)pendula_atom_event_bytes(size);
 }

@@ -145,9 +145,13 @@ int64_t pendula_midi_io_next_frame(const pendula_midi_io *io);
  * frame.  Nothing goes out in an empty block (there is no frame for it). */
 void pendula_midi_io_forward(pendula_midi_io *io, int64_t frame, const LV2_Atom *body);
 /* A generated MIDI message, if it fits beside the room the input MIDI still
- * needs. */
-void pendula_midi_io_generate(pendula_midi_io *io, int64_t frame, const uint8_t *bytes,
-                              uint32_t size);
+ * needs and `keep` bytes more (room held for generated events that must
+ * not be crowded out: notes before control changes).  Returns whether it
+ * went out: a message that did not is the caller's to send again. */
+bool pendula_midi_io_generate(pendula_midi_io *io, int64_t frame, const uint8_t *bytes,
+                              uint32_t size, uint32_t keep);
+/* Bytes a generated MIDI message of `size` bytes takes in the output. */
+uint32_t pendula_midi_io_event_bytes(uint32_t size);
 
 #ifdef __cplusplus
 }

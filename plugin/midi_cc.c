@@ -293,7 +293,10 @@ void pendula_cc_process(pendula_cc *enc, const float *const *signals, uint32_t n
 			const int i = active[a];
 			const unsigned k = output_frame(enc, i, signals[i][f], msgs);
 			for (unsigned m = 0; m < k; ++m)
-				emit(user, f, &msgs[m]);
+				if (!emit(user, f, &msgs[m])) {
+					forget(&enc->out[i]); /* again at its next chance */
+					break;
+				}
 			cand[a] = next_candidate(&enc->out[i], enc->min_interval, signals[i], start,
 			                         f + 1, n);
 		}

@@ -108,8 +108,14 @@ void pendula_cc_skip(pendula_cc *enc, uint32_t n);
 /* A span of frames: signals[i] points at output i's n values (NULL: the
  * output is treated as off).  Calls emit(user, frame, msg) for each message,
  * frame = offset inside the span (0..n-1), in time order.  Equivalent to n
- * calls of pendula_cc_frame(). */
-typedef void (*pendula_cc_emit)(void *user, uint32_t frame, const pendula_cc_msg *msg);
+ * calls of pendula_cc_frame() when every message goes out.
+ *
+ * emit returns whether the message went out (a host's MIDI buffer may be
+ * full).  An update that did not go out whole (a 14-bit pair's LSB is not
+ * sent after a lost MSB) is sent again at the output's next chance, at
+ * least min_interval frames later, with the value of that frame: the
+ * receiver always ends up with the code of the signal. */
+typedef bool (*pendula_cc_emit)(void *user, uint32_t frame, const pendula_cc_msg *msg);
 void pendula_cc_process(pendula_cc *enc, const float *const *signals, uint32_t n,
                         pendula_cc_emit emit, void *user);
 

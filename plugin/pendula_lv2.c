@@ -246,7 +246,13 @@ typedef struct {
 	/* the channel (0..15) each sounding note's note-on went out on: its
 	 * note-off goes there too, whatever midi_channel says by then */
 	uint8_t note_channel[128];
-	int n_sounding;        /* notes with a note-off pending */
+	int n_sounding; /* notes with a note-off pending */
+	/* What went out, per note (a message may find no room in the host's
+	 * buffer): NOTE_SOUNDING | the channel of a note-on without its
+	 * note-off yet; NOTE_OWED: that note-off is due and is sent at the
+	 * next chance (note_out, notes_retry). */
+	uint8_t note_sent[128];
+	int n_owed;            /* notes with NOTE_OWED */
 	bool notes_live;       /* notes on this block: the events are kept */
 	uint32_t pulse_frames; /* a pulse's length: 1 ms, at least a frame */
 	float *pulse_buf[2];   /* flips, swings buffers of the span being run */
@@ -618,20 +624,27 @@ static void cc_configure(Pendula *self)
 	self->route_stale = true;
 }
 
-/* A generated MIDI message at a frame of the block, if it fits in the
- * output beside the room reserved for the input MIDI still to come. */
-static void midi_write_generated(Pendula *self, uint32_t frame, const uint8_t *bytes, uint32_t size)
+/* A generated 3-byte MIDI message at a frame of the block, if it fits in
+ * the output beside the room reserved for the input MIDI still to come and
+ * `keep` bytes more; whether it went out. */
+static bool midi_write_generated(Pendula *self, uint32_t frame, const uint8_t *bytes, uint32_t keep)
 {
-	pendula_midi_io_generate(&self->midi, frame, bytes, size);
+	return pendula_midi_io_generate(&self->midi, frame, bytes, 3, keep);
 }
 
 static void notes_flush_until(Pendula *self, uint32_t offset, uint32_t until);
+static uint32_t notes_keep(const Pendula *self);
+static void notes_end_all(Pendula *self);
 
-static void cc_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
+/* A control change goes out only beside the room the chunk's note messages
+ * still need: in a host buffer too small for a block's traffic the notes
+ * win (a control change that finds no room is sent again a millisecond
+ * later, midi_cc.h; a lost note-on is a lost note). */
+static bool cc_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
 {
 	Pendula *self = (Pendula *)user;
 	notes_flush_until(self, self->cc_offset, frame + 1); /* notes first at a frame */
-	midi_write_generated(self, self->cc_offset + frame, msg->bytes, 3);
+	return midi_write_generated(self, self->cc_offset + frame, msg->bytes, notes_keep(self));
 }
 
 /* The control changes of frames [offset, offset + n) of the block, from the
@@ -849,14 +862,9 @@ static void notes_chunk(Pendula *self, uint32_t n)
 	uint32_t j;
 	self->n_note_msgs = self->next_note_msg = 0;
 	const uint64_t c0 = self->note_clock;
-	if (self->notes_flush) {
+	if (self->notes_flush) { /* at the chunk's first frame (chunk_done) */
 		self->notes_flush = false;
-		for (int i = 0; i < 128; ++i)
-			if (self->note_off[i]) {
-				note_msg(self, 0, 0x80, self->note_channel[i], (uint8_t)i, 0);
-				self->note_off[i] = 0;
-			}
-		self->n_sounding = 0;
+		notes_end_all(self);
 	}
 	const bool on = notes_on(self);
 	const uint64_t length = (uint64_t)fmax(
@@ -899,14 +907,79 @@ static void notes_chunk(Pendula *self, uint32_t n)
 	self->n_events = 0;
 }
 
+#define NOTE_SOUNDING 0x10u
+#define NOTE_OWED     0x20u
+
+/* A note message into the MIDI output at a frame of the block, with what
+ * went out kept per note (note_sent), so that a host buffer without room
+ * for every message leaves no note stuck:
+ * - a note that sounds is ended first, whatever the message: a note-on
+ *   goes out only after the note-off of the note's last note-on did;
+ * - a note-off that finds no room is owed and sent again at the next
+ *   chance (notes_retry), on the channel of its note-on;
+ * - a note-off whose note-on did not go out is not sent. */
+static void note_out(Pendula *self, uint32_t frame, const uint8_t *msg)
+{
+	const int note = msg[1] & 127;
+	uint8_t *sent = &self->note_sent[note];
+	if (*sent & NOTE_SOUNDING) {
+		const uint8_t off[3] = {(uint8_t)(0x80 | (*sent & 15)), (uint8_t)note, 0};
+		if (!midi_write_generated(self, frame, off, 0)) {
+			if (!(*sent & NOTE_OWED)) {
+				*sent |= NOTE_OWED;
+				self->n_owed++;
+			}
+			return;
+		}
+		if (*sent & NOTE_OWED)
+			self->n_owed--;
+		*sent = 0;
+	}
+	if ((msg[0] & 0xf0) == 0x90 && midi_write_generated(self, frame, msg, 0))
+		*sent = (uint8_t)(NOTE_SOUNDING | (msg[0] & 15));
+}
+
+/* The owed note-offs, at a frame of the block (none before the last event
+ * written). */
+static void notes_retry(Pendula *self, uint32_t frame)
+{
+	for (int i = 0; i < 128 && self->n_owed > 0; ++i)
+		if (self->note_sent[i] & NOTE_OWED) {
+			const uint8_t off[3] = {0x80, (uint8_t)i, 0};
+			note_out(self, frame, off);
+		}
+}
+
+/* Every note that sounds ends at the next chance (the planned note-offs
+ * are dropped: their notes are owed now). */
+static void notes_end_all(Pendula *self)
+{
+	for (int i = 0; i < 128; ++i) {
+		self->note_off[i] = 0;
+		if ((self->note_sent[i] & (NOTE_SOUNDING | NOTE_OWED)) == NOTE_SOUNDING) {
+			self->note_sent[i] |= NOTE_OWED;
+			self->n_owed++;
+		}
+	}
+	self->n_sounding = 0;
+}
+
+/* Room for the chunk's note messages still to go out and the owed
+ * note-offs. */
+static uint32_t notes_keep(const Pendula *self)
+{
+	return (self->n_note_msgs - self->next_note_msg + (uint32_t)self->n_owed) *
+	       pendula_midi_io_event_bytes(3);
+}
+
 /* The chunk's note messages up to frame `until` (exclusive, in the chunk),
  * into the MIDI output at block frame offset + frame. */
 static void notes_flush_until(Pendula *self, uint32_t offset, uint32_t until)
 {
 	while (self->next_note_msg < self->n_note_msgs &&
 	       self->note_msg[self->next_note_msg].frame < until) {
-		midi_write_generated(self, offset + self->note_msg[self->next_note_msg].frame,
-		                     self->note_msg[self->next_note_msg].bytes, 3);
+		note_out(self, offset + self->note_msg[self->next_note_msg].frame,
+		         self->note_msg[self->next_note_msg].bytes);
 		self->next_note_msg++;
 	}
 }
@@ -924,6 +997,8 @@ static void chunk_done(Pendula *self, uint32_t offset, uint32_t n)
 	/* No input event lies inside the chunk (run() splits at event
 	 * frames; those at `offset` went out first), so the control changes
 	 * of these frames follow them in time order. */
+	if (self->n_owed > 0)
+		notes_retry(self, offset);
 	cc_chunk(self, offset, n);
 	notes_flush_until(self, offset, UINT32_MAX);
 }
@@ -1117,15 +1192,10 @@ static bool frozen(const Pendula *self)
 static void run_frozen(Pendula *self, uint32_t n_samples)
 {
 	midi_begin(self, n_samples);
-	/* the sounding notes end now (n_samples > 0: there is a frame) */
-	for (int i = 0; i < 128 && n_samples > 0; ++i)
-		if (self->note_off[i]) {
-			const uint8_t off[3] = {(uint8_t)(0x80 | self->note_channel[i]), (uint8_t)i,
-			                        0};
-			midi_write_generated(self, 0, off, 3);
-			self->note_off[i] = 0;
-			self->n_sounding--;
-		}
+	/* the sounding notes end now (or, without room or frame, at the next
+	 * chance) */
+	notes_end_all(self);
+	notes_retry(self, 0);
 	/* The input events at their frames, the tempo follower advanced to
 	 * each in between, as run() does: a time:Position describes its own
 	 * frame (taken at the block's first frame, the song position stood

@@ -86,8 +86,9 @@ typedef struct {
 	bool null_signals;   /* leave the signal outputs unconnected */
 	bool shared_signals; /* connect every signal output to one buffer */
 	float *shared;
-	bool null_atoms; /* leave the atom ports unconnected */
-	bool keep_input; /* the test filled atom_in itself */
+	bool null_atoms;       /* leave the atom ports unconnected */
+	bool keep_input;       /* the test filled atom_in itself */
+	uint32_t out_capacity; /* atom.size given to the MIDI output; 0: all of atom_out */
 	uint64_t atom_in[ATOM_CAPACITY / 8];
 	uint64_t atom_out[ATOM_CAPACITY / 8];
 } Host;
@@ -97,7 +98,7 @@ static LV2_URID urid_sequence, urid_midi;
 static void host_prepare_atoms(Host *h)
 {
 	lv2th_prepare_atoms(h->keep_input ? NULL : h->atom_in, h->atom_out,
-	                    ATOM_CAPACITY - sizeof(LV2_Atom));
+	                    h->out_capacity ? h->out_capacity : ATOM_CAPACITY - sizeof(LV2_Atom));
 }
 
 static void host_connect(Host *h)
@@ -2180,6 +2181,112 @@ static void test_notes_channel_change(void)
 	free(log.ev);
 }
 
+/* Input MIDI for a block: k program changes (channel 6) at spread frames. */
+static void input_program_changes(Host *h, uint32_t k, uint32_t n)
+{
+	LV2_Atom_Forge forge;
+	lv2_atom_forge_init(&forge, &lv2th_map);
+	lv2_atom_forge_set_buffer(&forge, (uint8_t *)h->atom_in, sizeof h->atom_in);
+	LV2_Atom_Forge_Frame seq_frame;
+	lv2_atom_forge_sequence_head(&forge, &seq_frame, 0);
+	for (uint32_t i = 0; i < k; ++i) {
+		const uint8_t pc[2] = {0xC5, (uint8_t)(i & 127)};
+		lv2_atom_forge_frame_time(&forge, (int64_t)(i * n / (k + 1)));
+		lv2_atom_forge_atom(&forge, 2, urid_midi);
+		lv2_atom_forge_write(&forge, pc, 2);
+	}
+	lv2_atom_forge_pop(&forge, &seq_frame);
+	h->keep_input = true;
+}
+
+/* A MIDI output with room for a few events per block, under the traffic of
+ * every output sent as a 14-bit CC, flips and swings played as short notes
+ * and input MIDI taking a random part of the room (all of it at times),
+ * then a freeze: what does not fit is dropped, but the input all comes
+ * through, no note is left sounding, no note-off comes without its note-on
+ * and no note-on comes for a note that sounds (a note-off that finds no
+ * room goes out later; the note's next note-on waits for it). */
+static void notes_small_output(uint32_t room, long *ons, long *dropped)
+{
+	const uint32_t len = seconds(opt.quick ? 2.0 : 6.0) / 256 * 256;
+	Host *h = host_all_cc(false, false);
+	h->out_capacity = (uint32_t)(sizeof(LV2_Atom_Sequence) + room * 24);
+	midi_log log = {0};
+	host_set(h, P_ENERGY_TARGET, 1.2f);
+	host_set(h, P_ENERGY_RATE, 2.0f);
+	host_set(h, P_NOTE_FLIP, 60.0f);
+	host_set(h, P_NOTE_SWING, 72.0f);
+	host_set(h, P_NOTE_LENGTH, 5.0f);
+	host_set(h, P_TIME_SCALE, 4.0f); /* more notes */
+	uint32_t done = 0, seed = 4711;
+	size_t full = 0;
+	long pcs_in = 0, pcs_out = 0;
+	while (done < len + 8 * 256) {
+		if (done == len) /* a freeze ends the notes */
+			host_set(h, P_FREEZE, 1.0f);
+		seed = seed * 1664525u + 1013904223u;
+		const uint32_t k = (seed >> 16) % 3 ? 0 : (seed >> 20) % (room + 1);
+		input_program_changes(h, k, 256);
+		pcs_in += k;
+		host_prepare_atoms(h);
+		lilv_instance_run(h->inst, 256);
+		const size_t before = log.n;
+		log_midi_out(h, &log, done, 256);
+		full += log.n - before == room;
+		done += 256;
+	}
+	host_free(h);
+	int sounding[16][128] = {{0}};
+	long offs = 0, ccs = 0, orphans = 0, retriggered = 0, stuck = 0;
+	*ons = 0;
+	for (size_t i = 0; i < log.n; ++i) {
+		const midi_ev *m = &log.ev[i];
+		const int status = m->bytes[0] & 0xf0, ch = m->bytes[0] & 15, note = m->bytes[1];
+		ccs += m->size == 3 && status == 0xB0;
+		pcs_out += m->size == 2 && m->bytes[0] == 0xC5;
+		if (m->size != 3 || (status != 0x90 && status != 0x80))
+			continue;
+		if (status == 0x80) {
+			offs++;
+			orphans += !sounding[ch][note];
+			sounding[ch][note] = 0;
+		} else {
+			retriggered += sounding[ch][note];
+			sounding[ch][note] = 1;
+			(*ons)++;
+		}
+	}
+	for (int ch = 0; ch < 16; ++ch)
+		for (int note = 0; note < 128; ++note)
+			stuck += sounding[ch][note];
+	*dropped = (long)full;
+	printf("\n    room for %u events: %zu blocks full; %ld of %ld input events, %ld note-ons, "
+	       "%ld note-offs, %ld CCs; left sounding %ld, note-offs without their note-on %ld, "
+	       "note-ons while sounding %ld",
+	       room, full, pcs_out, pcs_in, *ons, offs, ccs, stuck, orphans, retriggered);
+	CHECK(pcs_out == pcs_in, "room %u: %ld of %ld input events came through", room, pcs_out,
+	      pcs_in);
+	CHECK(stuck == 0 && orphans == 0 && retriggered == 0,
+	      "room %u: %ld notes stuck, %ld note-offs without a note-on, %ld note-ons while "
+	      "sounding",
+	      room, stuck, orphans, retriggered);
+	CHECK(log.outside == 0, "%zu MIDI events outside their block", log.outside);
+	free(log.ev);
+}
+
+static void test_notes_small_output(void)
+{
+	static const uint32_t rooms[] = {4, 8, 16, 32};
+	long ons_total = 0;
+	for (size_t i = 0; i < sizeof(rooms) / sizeof(rooms[0]); ++i) {
+		long ons, full;
+		notes_small_output(rooms[i], &ons, &full);
+		ons_total += ons;
+		CHECK(full > 100, "room %u: only %ld blocks full", rooms[i], full);
+	}
+	CHECK(ons_total > 0, "no note played");
+}
+
 static CU_TestInfo rate_tests[] = {
     {"first_frame", test_first_frame},
     {"small_oscillation", test_small_oscillation},
@@ -2191,6 +2298,7 @@ static CU_TestInfo rate_tests[] = {
     {"freeze", test_freeze},
     {"events", test_events},
     {"notes_channel_change", test_notes_channel_change},
+    {"notes_small_output", test_notes_small_output},
     {"null_outputs", test_null_outputs},
     {"control_outputs", test_control_outputs},
     {"time_ratio", test_time_ratio},

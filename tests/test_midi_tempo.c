@@ -66,7 +66,7 @@ typedef struct {
 
 static cc_log log_a, log_b;
 
-static void log_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
+static bool log_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
 {
 	cc_log *l = (cc_log *)user;
 	if (l->n < MAX_EVENTS) {
@@ -74,6 +74,7 @@ static void log_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
 		memcpy(l->ev[l->n].bytes, msg->bytes, 3);
 		l->n++;
 	}
+	return true;
 }
 
 /* Runs the encoder over n frames of signals in one call. */
@@ -431,6 +432,101 @@ static void test_cc_split(void)
 		CHECK(same, "split into calls changes the messages (%zu vs %zu)", log_a.n, log_b.n);
 		CHECK(log_a.n > 100, "too few messages (%zu) for the test to mean anything",
 		      log_a.n);
+	}
+}
+
+/* A receiver behind a MIDI output that drops messages (a host's buffer too
+ * small for a block's traffic): its value of each controller, a 14-bit
+ * MSB clearing the LSB as many synths do. */
+typedef struct {
+	uint64_t base;               /* absolute frame of the current span */
+	uint64_t drop_from, drop_to; /* every message of these frames is lost */
+	uint32_t seed;               /* and one in three before drop_to */
+	int value[128];              /* -1: nothing received */
+	size_t sent, lost;
+	uint64_t last_frame[128];
+} lossy_rx;
+
+static bool lossy_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
+{
+	lossy_rx *rx = (lossy_rx *)user;
+	const uint64_t at = rx->base + frame;
+	rx->seed = rx->seed * 1664525u + 1013904223u;
+	if (at < rx->drop_to && (at >= rx->drop_from || (rx->seed >> 16) % 3 == 0)) {
+		rx->lost++;
+		return false;
+	}
+	rx->sent++;
+	const int cc = msg->bytes[1], v = msg->bytes[2];
+	rx->last_frame[cc] = at;
+	if (cc < 32) /* an MSB of a 14-bit pair (or a 7-bit value) */
+		rx->value[cc] = v, rx->value[cc + 32] = 0;
+	else
+		rx->value[cc] = v;
+	return true;
+}
+
+/* Messages lost on the way: the encoder sends the update again at its next
+ * chance, so that the receiver ends with the code of each signal's final
+ * value, even when the update that carried the last change was lost (here
+ * every message of the first millisecond after it). */
+static void test_cc_lost(void)
+{
+	enum { N = 48000, HOLD = 38400, QUIET = 43200 };
+	static float s[4][N];
+	for (uint32_t i = 0; i < N; ++i) {
+		const uint32_t t = i < HOLD ? i : HOLD;
+		s[0][i] = (float)(2.0 * fmod(t * 3.3 / 48000.0, 1.0) - 1.0);
+		s[1][i] = (float)sin(t * 0.001);
+		s[2][i] = (float)(0.5 * sin(t * 0.0007));
+		s[3][i] = (float)(0.3 + 0.3 * sin(t * 0.0003));
+	}
+	const pendula_cc_map maps[4] = {PENDULA_CC_MAP_ANGLE, PENDULA_CC_MAP_TIP,
+	                                PENDULA_CC_MAP_ANGLE, PENDULA_CC_MAP_ENERGY};
+	const int ccs[4] = {1, 2, 74, 3}; /* 74: 7-bit even in 14-bit mode */
+	for (int bits = 0; bits < 2; ++bits) {
+		pendula_cc enc;
+		pendula_cc_init(&enc, 48000.0, 4);
+		pendula_cc_configure(&enc, 1, bits, 0.7);
+		for (int i = 0; i < 4; ++i)
+			pendula_cc_set_output(&enc, i, ccs[i], maps[i]);
+		lossy_rx rx;
+		memset(&rx, 0, sizeof(rx));
+		rx.drop_from = HOLD;
+		rx.drop_to = QUIET;
+		rx.seed = 12345u;
+		for (int c = 0; c < 128; ++c)
+			rx.value[c] = -1;
+		uint32_t pos = 0;
+		while (pos < N) {
+			uint32_t len = 1 + rng() % 300;
+			if (len > N - pos)
+				len = N - pos;
+			const float *sp[4] = {s[0] + pos, s[1] + pos, s[2] + pos, s[3] + pos};
+			rx.base = enc.frame;
+			pendula_cc_process(&enc, sp, len, lossy_emit, &rx);
+			pos += len;
+		}
+		int wrong = 0;
+		for (int i = 0; i < 4; ++i) {
+			const bool pair = bits && ccs[i] < 32;
+			const int32_t want = pendula_cc_code(maps[i], s[i][N - 1], 0.7, pair);
+			const int got = pair ? (rx.value[ccs[i]] < 0
+			                            ? -1
+			                            : rx.value[ccs[i]] << 7 | rx.value[ccs[i] + 32])
+			                     : rx.value[ccs[i]];
+			if (got != want) {
+				printf(
+				    "\n    cc %d: the receiver holds %d, the signal's code is %d",
+				    ccs[i], got, (int)want);
+				wrong++;
+			}
+		}
+		printf(
+		    "\n    %s: %zu messages out, %zu lost; receiver wrong on %d of 4 controllers",
+		    bits ? "14-bit" : "7-bit", rx.sent, rx.lost, wrong);
+		CHECK(rx.lost > 100 && rx.sent > 100, "lost %zu, sent %zu", rx.lost, rx.sent);
+		CHECK(wrong == 0, "%d controllers left with a stale value", wrong);
 	}
 }
 
@@ -838,10 +934,15 @@ static void test_tempo_sync(void)
 }
 
 static CU_TestInfo cc_tests[] = {
-    {"cc_mapping", test_cc_mapping},       {"cc_on_change", test_cc_on_change},
-    {"cc_rate_limit", test_cc_rate_limit}, {"cc_14bit", test_cc_14bit},
-    {"cc_config", test_cc_config},         {"cc_split", test_cc_split},
-    {"cc_naive", test_cc_naive},           CU_TEST_INFO_NULL,
+    {"cc_mapping", test_cc_mapping},
+    {"cc_on_change", test_cc_on_change},
+    {"cc_rate_limit", test_cc_rate_limit},
+    {"cc_14bit", test_cc_14bit},
+    {"cc_config", test_cc_config},
+    {"cc_split", test_cc_split},
+    {"cc_naive", test_cc_naive},
+    {"cc_lost", test_cc_lost},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_TestInfo tempo_tests[] = {
