@@ -1252,6 +1252,71 @@ static void test_start_credit(void)
 	pendula_engine_free(e);
 }
 
+/* Time standing still (time_scale 0, which the engine API allows; the
+ * plugin's is at least 0.01) for more than 2^31 frames, in calls that do
+ * not divide 2^31: every frame holds the state, and when time runs again
+ * the motion is the one of an engine that stood still for a single block.
+ * The frame count within a step used to grow with every frame and to
+ * overflow the output writers' int32 arithmetic (undefined behaviour; the
+ * engine_ubsan test, this file built with -fsanitize=undefined, aborted
+ * here). */
+static void test_time_stands_still(void)
+{
+	pendula_params p;
+	pendula_params_default(&p, PENDULA_MODEL_DOUBLE);
+	p.time_scale = 0.0;
+	pendula_engine *a = pendula_engine_new(48000.0, &p);
+	pendula_engine *b = pendula_engine_new(48000.0, &p);
+	enum { BLOCK = 1000003 }; /* a prime: no call ends at 2^31 */
+	static float out_a[BLOCK], out_b[BLOCK];
+	pendula_outputs none, oa, ob;
+	memset(&none, 0, sizeof(none));
+	memset(&oa, 0, sizeof(oa));
+	memset(&ob, 0, sizeof(ob));
+	oa.ch[PENDULA_CH_THETA] = out_a;
+	ob.ch[PENDULA_CH_THETA] = out_b;
+	const uint32_t block = BLOCK;
+	uint64_t frames = 0;
+	while (frames < (1ull << 31) - 3 * (uint64_t)block) {
+		pendula_engine_run(a, block, &none);
+		frames += block;
+	}
+	pendula_engine_run(b, 4096, &ob);
+	const float held = out_b[0];
+	bool still = true;
+	for (int i = 0; i < 8; ++i) { /* across 2^31 frames, written */
+		pendula_engine_run(a, block, &oa);
+		frames += block;
+		for (uint32_t f = 0; f < block; ++f)
+			still &= out_a[f] == held;
+	}
+	pendula_frame fa, fb;
+	pendula_engine_tick(a, &fa);
+	pendula_engine_tick(b, &fb);
+	printf("  %.3g frames with time standing: t = %g, theta1 held at %g: %s\n", (double)frames,
+	       fa.t, (double)held, still ? "yes" : "no");
+	CU_ASSERT(still);
+	CU_ASSERT(fa.t == 0.0 && fb.t == 0.0);
+	/* time runs again */
+	p.time_scale = 1.0;
+	pendula_engine_set_params(a, &p);
+	pendula_engine_set_params(b, &p);
+	bool same = true;
+	for (int i = 0; i < 12; ++i) {
+		pendula_engine_run(a, 4096, &oa);
+		pendula_engine_run(b, 4096, &ob);
+		same &= memcmp(out_a, out_b, 4096 * sizeof(float)) == 0;
+	}
+	pendula_engine_tick(a, &fa);
+	pendula_engine_tick(b, &fb);
+	printf("  then 1 s at time_scale 1: t = %.6f, the same frames as after one block: %s\n",
+	       fa.t, same ? "yes" : "no");
+	CU_ASSERT(same);
+	CU_ASSERT(fa.t == fb.t && fa.t > 1.0);
+	pendula_engine_free(a);
+	pendula_engine_free(b);
+}
+
 static void test_memory(void)
 {
 	printf("  engine state: %lu bytes\n", pendula_engine_size());
@@ -1293,6 +1358,7 @@ static CU_TestInfo engine_tests[] = {
     {"no subnormals", test_no_subnormals},
     {"work cap", test_work_cap},
     {"a reset starts with the carry-over", test_start_credit},
+    {"time standing still for 2^31 frames", test_time_stands_still},
     {"memory", test_memory},
     CU_TEST_INFO_NULL,
 };

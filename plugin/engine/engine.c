@@ -1233,11 +1233,24 @@ static void steps_for_frame(pendula_engine *e)
 	}
 }
 
+/* While time stands (du 0: a time_scale of 0 through the engine API; the
+ * plugin's is at least 0.01), every frame sits at u0: the frame count
+ * within the step stays 0 and a call's frames go in passes of at most
+ * this many, so that frame indices stay far below 2^31 (see below). */
+#define STILL_FRAMES_PER_PASS 65536u
+
+/* m frames of the current step done. */
+static inline void frames_done(pendula_engine *e, uint32_t m)
+{
+	if (e->du > 0.0)
+		e->idx += m;
+}
+
 /* Frames left in the current step from the current one, at most limit. */
 static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
 {
 	if (!(e->du > 0.0))
-		return limit;
+		return limit < STILL_FRAMES_PER_PASS ? limit : STILL_FRAMES_PER_PASS;
 	uint32_t m = 0;
 	/* first estimate, then exact by the frame_u rule */
 	double est = (1.0 - e->u0) / e->du - (double)e->idx;
@@ -1650,7 +1663,7 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 	detect_events(e, frame_u(e), 0, NULL, NULL);
 	e->last = *f;
 	e->last_lazy = 0;
-	e->idx++;
+	frames_done(e, 1);
 	e->stats.frames++;
 	earn(e, 1);
 	if (frame_u(e) >= 1.0)
@@ -1658,7 +1671,9 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 }
 
 /* Frame indices within a step stay far below 2^31 (a step lasts at most
- * H_MAX / time_scale_min seconds of audio), so int32 arithmetic is exact.
+ * MAX_STEP_AUDIO seconds of audio; while time stands the index stays 0 and
+ * a pass is at most STILL_FRAMES_PER_PASS frames), so int32 arithmetic is
+ * exact.
  * The outputs are single precision: evaluating the interpolant in single
  * precision costs at most an ulp or two of the output and runs four frames
  * per SIMD instruction.
@@ -1852,7 +1867,7 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 			}
 			write_span(e, out, &list, done, idx, mm);
 			done += m;
-			e->idx += m;
+			frames_done(e, m);
 			e->stats.frames += m;
 			earn(e, m);
 			if (done == n_frames) {
