@@ -154,22 +154,38 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	bm->h_params = h;
 }
 
-/* The floor's height, slope and time derivative at x, with its wave at
- * phase (rad). */
-static inline double floor_y(const bead_model *bm, double x, double phase, double *slope,
-                             double *rate)
+/* sin and cos of the floor wave's phase (0 and 1 without a wave). */
+static inline void wave_sincos(const bead_model *bm, double phase, double *sw, double *cw)
 {
-	double sw = 0.0, cw = 1.0, skx, ckx;
+	*sw = 0.0;
+	*cw = 1.0;
 	if (bm->amp > 0.0) {
-		sw = sin(phase);
-		cw = cos(phase);
+		*sw = sin(phase);
+		*cw = cos(phase);
 	}
+}
+
+/* The floor's height, slope and time derivative at x, with its wave at a
+ * phase of sine sw and cosine cw. */
+static inline double floor_at(const bead_model *bm, double x, double sw, double cw, double *slope,
+                              double *rate)
+{
+	double skx, ckx;
 	pendula_sincos(bm->k * x, &skx, &ckx);
 	if (slope)
 		*slope = 2.0 * bm->d * x + bm->amp * sw * bm->k * ckx;
 	if (rate)
 		*rate = bm->amp * bm->omega * cw * skx;
 	return bm->d * x * x + bm->amp * sw * skx;
+}
+
+/* The same with its wave at phase (rad). */
+static inline double floor_y(const bead_model *bm, double x, double phase, double *slope,
+                             double *rate)
+{
+	double sw, cw;
+	wave_sincos(bm, phase, &sw, &cw);
+	return floor_at(bm, x, sw, cw, slope, rate);
 }
 
 /* Surface normal (gradient of g) at r, the floor's wave at phase, and dg/dt. */
@@ -308,13 +324,16 @@ static inline __attribute__((always_inline)) int rattle_shake(const pendula_syst
 		else
 			alpha = B / A; /* (only for absurd steps) the nearest point */
 	} else {
-		/* scalar Newton on G(alpha) = y - floor(x) at the step's end */
+		/* scalar Newton on G(alpha) = y - floor(x) at the step's end
+		 * (the wave's phase there is the same for every iteration) */
 		alpha = bm->inv_m * scale * tau[0];
 		const double tol = CONSTRAINT_TOL * (bm->size + fabs(qt[1]));
+		double sw, cw;
+		wave_sincos(bm, s1->phase_w, &sw, &cw);
 		for (it = 1;; ++it) {
 			const double x = qt[0] - alpha * n0[0], y = qt[1] - alpha * n0[1];
 			double slope;
-			const double G = y - floor_y(bm, x, s1->phase_w, &slope, NULL);
+			const double G = y - floor_at(bm, x, sw, cw, &slope, NULL);
 			if (!(fabs(G) > tol) || it >= MAX_ITERATIONS)
 				break;
 			const double dG = -n0[1] + slope * n0[0];
