@@ -2121,6 +2121,51 @@ static CU_TestInfo ttl_tests[] = {
     CU_TEST_INFO_NULL,
 };
 
+/* The chaos knob at 1.2 and flip / swing notes on, notes `length` ms long. */
+static void notes_on_chaos(Host *h, float length)
+{
+	host_set(h, P_ENERGY_TARGET, 1.2f);
+	host_set(h, P_ENERGY_RATE, 2.0f);
+	host_set(h, P_NOTE_FLIP, 60.0f);
+	host_set(h, P_NOTE_SWING, 72.0f);
+	host_set(h, P_NOTE_LENGTH, length);
+}
+
+/* The notes of a MIDI log, as a receiver plays them. */
+typedef struct {
+	long ons[2];     /* note-ons of the events before / from `first` */
+	long offs;       /* note-offs */
+	long orphans;    /* note-offs without a sounding note */
+	long retriggers; /* note-ons of a note that sounds (on its channel) */
+	long stuck;      /* notes left sounding at the end */
+} note_tally;
+
+static note_tally tally_notes(const midi_log *log, size_t first)
+{
+	note_tally t = {{0, 0}, 0, 0, 0, 0};
+	static int sounding[16][128];
+	memset(sounding, 0, sizeof(sounding));
+	for (size_t i = 0; i < log->n; ++i) {
+		const midi_ev *m = &log->ev[i];
+		const int status = m->bytes[0] & 0xf0, ch = m->bytes[0] & 15, note = m->bytes[1];
+		if (m->size != 3 || (status != 0x90 && status != 0x80))
+			continue;
+		if (status == 0x80) {
+			t.offs++;
+			t.orphans += !sounding[ch][note];
+			sounding[ch][note] = 0;
+		} else {
+			t.retriggers += sounding[ch][note];
+			sounding[ch][note] = 1;
+			t.ons[i >= first]++;
+		}
+	}
+	for (int ch = 0; ch < 16; ++ch)
+		for (int note = 0; note < 128; ++note)
+			t.stuck += sounding[ch][note];
+	return t;
+}
+
 /* midi_channel changed while notes sound (a note length of 2 s, so that
  * some always do): each note-off goes out on its note-on's channel, and
  * a freeze at the end ends every note; no note-on is left without its
@@ -2130,11 +2175,7 @@ static void test_notes_channel_change(void)
 	const uint32_t len = seconds(opt.quick ? 2.0 : 6.0) / 256 * 256;
 	Host *h = host_new(cur_variant, cur_rate);
 	midi_log log = {0};
-	host_set(h, P_ENERGY_TARGET, 1.2f);
-	host_set(h, P_ENERGY_RATE, 2.0f);
-	host_set(h, P_NOTE_FLIP, 60.0f);
-	host_set(h, P_NOTE_SWING, 72.0f);
-	host_set(h, P_NOTE_LENGTH, 2000.0f);
+	notes_on_chaos(h, 2000.0f);
 	size_t first = 0;
 	uint32_t done = 0;
 	while (done < 2 * len + 256) {
@@ -2150,33 +2191,15 @@ static void test_notes_channel_change(void)
 		done += 256;
 	}
 	host_free(h);
-	int sounding[16][128] = {{0}};
-	long ons[2] = {0, 0}, orphans = 0, retriggered = 0, stuck = 0;
-	for (size_t i = 0; i < log.n; ++i) {
-		const midi_ev *m = &log.ev[i];
-		const int status = m->bytes[0] & 0xf0, ch = m->bytes[0] & 15, note = m->bytes[1];
-		if (m->size != 3 || (status != 0x90 && status != 0x80))
-			continue;
-		if (status == 0x80) {
-			orphans += !sounding[ch][note];
-			sounding[ch][note] = 0;
-		} else {
-			retriggered += sounding[ch][note];
-			sounding[ch][note] = 1;
-			ons[i >= first]++;
-		}
-	}
-	for (int ch = 0; ch < 16; ++ch)
-		for (int note = 0; note < 128; ++note)
-			stuck += sounding[ch][note];
+	const note_tally t = tally_notes(&log, first);
 	printf(
 	    "\n    %ld notes on channel 1, %ld on channel 2; left sounding %ld, note-offs without "
 	    "their note-on %ld",
-	    ons[0], ons[1], stuck, orphans);
-	CHECK(ons[0] > 0 && ons[1] > 0, "notes %ld, %ld", ons[0], ons[1]);
-	CHECK(stuck == 0 && orphans == 0 && retriggered == 0,
+	    t.ons[0], t.ons[1], t.stuck, t.orphans);
+	CHECK(t.ons[0] > 0 && t.ons[1] > 0, "notes %ld, %ld", t.ons[0], t.ons[1]);
+	CHECK(t.stuck == 0 && t.orphans == 0 && t.retriggers == 0,
 	      "%ld notes stuck, %ld note-offs without a note-on, %ld note-ons while sounding",
-	      stuck, orphans, retriggered);
+	      t.stuck, t.orphans, t.retriggers);
 	CHECK(log.outside == 0, "%zu MIDI events outside their block", log.outside);
 	free(log.ev);
 }
@@ -2212,11 +2235,7 @@ static void notes_small_output(uint32_t room, long *ons, long *dropped)
 	Host *h = host_all_cc(false, false);
 	h->out_capacity = (uint32_t)(sizeof(LV2_Atom_Sequence) + room * 24);
 	midi_log log = {0};
-	host_set(h, P_ENERGY_TARGET, 1.2f);
-	host_set(h, P_ENERGY_RATE, 2.0f);
-	host_set(h, P_NOTE_FLIP, 60.0f);
-	host_set(h, P_NOTE_SWING, 72.0f);
-	host_set(h, P_NOTE_LENGTH, 5.0f);
+	notes_on_chaos(h, 5.0f);
 	host_set(h, P_TIME_SCALE, 4.0f); /* more notes */
 	uint32_t done = 0, seed = 4711;
 	size_t full = 0;
@@ -2236,40 +2255,25 @@ static void notes_small_output(uint32_t room, long *ons, long *dropped)
 		done += 256;
 	}
 	host_free(h);
-	int sounding[16][128] = {{0}};
-	long offs = 0, ccs = 0, orphans = 0, retriggered = 0, stuck = 0;
-	*ons = 0;
+	long ccs = 0;
 	for (size_t i = 0; i < log.n; ++i) {
 		const midi_ev *m = &log.ev[i];
-		const int status = m->bytes[0] & 0xf0, ch = m->bytes[0] & 15, note = m->bytes[1];
-		ccs += m->size == 3 && status == 0xB0;
+		ccs += m->size == 3 && (m->bytes[0] & 0xf0) == 0xB0;
 		pcs_out += m->size == 2 && m->bytes[0] == 0xC5;
-		if (m->size != 3 || (status != 0x90 && status != 0x80))
-			continue;
-		if (status == 0x80) {
-			offs++;
-			orphans += !sounding[ch][note];
-			sounding[ch][note] = 0;
-		} else {
-			retriggered += sounding[ch][note];
-			sounding[ch][note] = 1;
-			(*ons)++;
-		}
 	}
-	for (int ch = 0; ch < 16; ++ch)
-		for (int note = 0; note < 128; ++note)
-			stuck += sounding[ch][note];
+	const note_tally t = tally_notes(&log, log.n);
+	*ons = t.ons[0];
 	*dropped = (long)full;
 	printf("\n    room for %u events: %zu blocks full; %ld of %ld input events, %ld note-ons, "
 	       "%ld note-offs, %ld CCs; left sounding %ld, note-offs without their note-on %ld, "
 	       "note-ons while sounding %ld",
-	       room, full, pcs_out, pcs_in, *ons, offs, ccs, stuck, orphans, retriggered);
+	       room, full, pcs_out, pcs_in, *ons, t.offs, ccs, t.stuck, t.orphans, t.retriggers);
 	CHECK(pcs_out == pcs_in, "room %u: %ld of %ld input events came through", room, pcs_out,
 	      pcs_in);
-	CHECK(stuck == 0 && orphans == 0 && retriggered == 0,
+	CHECK(t.stuck == 0 && t.orphans == 0 && t.retriggers == 0,
 	      "room %u: %ld notes stuck, %ld note-offs without a note-on, %ld note-ons while "
 	      "sounding",
-	      room, stuck, orphans, retriggered);
+	      room, t.stuck, t.orphans, t.retriggers);
 	CHECK(log.outside == 0, "%zu MIDI events outside their block", log.outside);
 	free(log.ev);
 }
