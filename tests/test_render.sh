@@ -418,6 +418,70 @@ else
 	fail "unwritable --wav: status $rc, stderr: $(cat "$tmp/err")"
 fi
 
+expect_usage_error "--png-size" double --png "$tmp/x.png" --png-size 4294967696x300
+expect_usage_error "--png-size" double --png "$tmp/x.png" --png-size +400x+300
+# two outputs into one file, or both to stdout
+expect_usage_error "--csv" double --wav "$tmp/same" --csv "$tmp/same"
+expect_usage_error "--png" double --csv - --png -
+: >"$tmp/same"
+ln -s same "$tmp/same-link"
+expect_usage_error "--png" double --wav "$tmp/same-link" --png "$tmp/same"
+
+# A failed or stopped run leaves the files that were there as they were,
+# and no half-written file or temporary beside them
+mkdir -p "$tmp/keep" "$tmp/keep/adir"
+run double --seconds 0.5 -q --wav "$tmp/keep/k.wav" --csv "$tmp/keep/k.csv"
+cp "$tmp/keep/k.wav" "$tmp/k.wav.orig"
+cp "$tmp/keep/k.csv" "$tmp/k.csv.orig"
+run double --seconds 1 --wav "$tmp/keep/k.wav" --csv "$tmp/keep/adir"
+rc_dir=$rc
+run double --seconds 1 --wav "$tmp/keep/k.wav" --csv "$tmp/keep/k.csv" --png /nonexistent/p.png
+rc_png=$rc
+(
+	trap '' XFSZ
+	ulimit -f 1000
+	LV2_PATH=$lv2dir "$render" double --seconds 5 --wav "$tmp/keep/k.wav" \
+		--csv "$tmp/keep/k.csv" >/dev/null 2>&1
+)
+rc_big=$?
+LV2_PATH=$lv2dir timeout -s INT 2 "$render" double --seconds 3000 -q --wav "$tmp/keep/k.wav" \
+	--csv "$tmp/keep/k.csv" >/dev/null 2>&1
+rc_int=$?
+left=$(cd "$tmp/keep" && ls | tr '\n' ' ')
+if [ $rc_dir -eq 1 ] && [ $rc_png -eq 1 ] && [ $rc_big -eq 1 ] && [ $rc_int -ne 0 ] &&
+	cmp -s "$tmp/keep/k.wav" "$tmp/k.wav.orig" && cmp -s "$tmp/keep/k.csv" "$tmp/k.csv.orig" &&
+	[ "$left" = "adir k.csv k.wav " ]; then
+	pass "failed runs (a folder, a missing folder, a size limit, SIGINT) left the files as they were"
+else
+	fail "failed runs: status $rc_dir $rc_png $rc_big $rc_int, folder holds '$left'," \
+		"$(cmp "$tmp/keep/k.wav" "$tmp/k.wav.orig" 2>&1) $(cmp "$tmp/keep/k.csv" "$tmp/k.csv.orig" 2>&1)"
+fi
+
+# A whole-number port given a fraction: the plugin rounds it, and so does
+# the picture (the same PNG as the rounded value), with a warning
+run bead --seconds 1 --set surface=0.6 --png "$tmp/s06.png"
+warned=$(grep -c "surface=0.6.*whole numbers.*uses 1" "$tmp/err")
+run bead --seconds 1 -q --set surface=1 --png "$tmp/s1.png"
+if [ "$warned" -eq 1 ] && cmp -s "$tmp/s06.png" "$tmp/s1.png"; then
+	pass "--set surface=0.6 draws surface 1 and says so"
+else
+	fail "--set surface=0.6: warned $warned times, PNG $(cmp "$tmp/s06.png" "$tmp/s1.png" 2>&1)"
+fi
+# A value at a limit is not outside it (0.1 is gravity's minimum)
+run double --seconds 0.1 --stats --set gravity=0.1
+if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ]; then
+	pass "--set gravity=0.1 (the minimum): no warning"
+else
+	fail "--set gravity=0.1: status $rc, stderr: $(cat "$tmp/err")"
+fi
+# --stats beside a CSV on stdout goes to stderr
+run double --seconds 0.1 -q --csv - --stats
+if [ $rc -eq 0 ] && ! grep -q "^theta1 " "$tmp/out" && grep -q "^theta1 " "$tmp/err"; then
+	pass "--csv - --stats: the table on stderr"
+else
+	fail "--csv - --stats: status $rc, stdout $(grep -c "^theta1 " "$tmp/out") table rows"
+fi
+
 run --help
 if [ $rc -eq 0 ] && grep -q "^Usage: pendula-render" "$tmp/out" && [ ! -s "$tmp/err" ]; then
 	pass "--help"

@@ -252,8 +252,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, PROG ": wrote %s (%dx%d)\n", o.png, o.png_w, o.png_h);
 		}
 	}
+	/* the files under their names only when everything went well */
+	if (status == EXIT_SUCCESS)
+		status = outputs_commit() ? EXIT_FAILURE : EXIT_SUCCESS;
+	else
+		outputs_discard();
+	/* (on stderr when the CSV or the PNG goes to stdout) */
 	if (o.stats)
-		tracks_print(&h, tracks, total);
+		tracks_print(csv == stdout || png == stdout ? stderr : stdout, &h, tracks, total);
 
 	/* Clean up (so that memcheck sees no leaks) */
 	if (png)

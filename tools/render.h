@@ -128,7 +128,7 @@ typedef struct {
 	PortRole role;
 	int is_cv;
 	int optional;
-	int integer;
+	int integer, toggled; /* lv2:integer (enumerations too), lv2:toggled */
 	int has_min, has_max, has_def;
 	float min, max, def;
 	float value;    /* control ports */
@@ -179,7 +179,7 @@ typedef struct {
 Track *tracks_new(uint32_t n, uint32_t n_cols);
 /* One frame of value v of a track; col: its PNG column. */
 void track_add(Track *t, float v, uint32_t col);
-void tracks_print(const Host *h, const Track *tracks, uint64_t total);
+void tracks_print(FILE *f, const Host *h, const Track *tracks, uint64_t total);
 void tracks_free(Track *tracks, uint32_t n);
 
 /* ---- WAV and CSV (render_files.c) ---- */
@@ -187,9 +187,16 @@ void tracks_free(Track *tracks, uint32_t n);
 SNDFILE *wav_open(const Options *o, const Host *h);
 FILE *csv_open(const Options *o, const Host *h);
 void csv_write(FILE *csv, uint64_t frame, long rate, const float *values, uint32_t n);
+/* An output file ("-": stdout), written under a temporary name until
+ * outputs_commit(). */
 FILE *open_output(const char *opt, const char *path);
 /* Closes an output (flushes it if stdout); err | any error in doing so. */
 int close_output(FILE *f, int err);
+/* The outputs to their names, after a render that succeeded; 1 if one
+ * could not be moved there (said on stderr).  Otherwise outputs_discard()
+ * (or exit) removes them, leaving what was there. */
+int outputs_commit(void);
+void outputs_discard(void);
 
 /* ---- the plane view (render_plane.c) ---- */
 

@@ -44,14 +44,14 @@ void track_add(Track *t, float v, uint32_t col)
 	}
 }
 
-void tracks_print(const Host *h, const Track *tracks, uint64_t total)
+void tracks_print(FILE *f, const Host *h, const Track *tracks, uint64_t total)
 {
-	printf("%-12s %12s %12s %12s %12s\n", "output", "min", "max", "mean", "final");
+	fprintf(f, "%-12s %12s %12s %12s %12s\n", "output", "min", "max", "mean", "final");
 	for (uint32_t s = 0; s < h->n_signals; ++s) {
 		const Track *t = &tracks[s];
 		uint64_t finite = total - t->nonfinite;
-		printf("%-12s %12.6g %12.6g %12.6g %12.6g\n", h->signals[s]->symbol, t->min, t->max,
-		       finite ? t->sum / (double)finite : 0.0, t->last);
+		fprintf(f, "%-12s %12.6g %12.6g %12.6g %12.6g\n", h->signals[s]->symbol, t->min,
+		        t->max, finite ? t->sum / (double)finite : 0.0, t->last);
 	}
 }
 

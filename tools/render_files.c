@@ -1,11 +1,107 @@
 /* SPDX-License-Identifier: ISC */
-/* pendula-render: WAV and CSV output (see render.h). */
+/* pendula-render: WAV and CSV output, and how every output file is written
+ * (see render.h). */
+#define _XOPEN_SOURCE 700 /* mkstemp, fchmod, realpath, lstat */
 #include "render.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Output files are written under a temporary name beside their final one
+ * (NAME.XXXXXX in the same folder) and renamed over it only when the whole
+ * render succeeded (outputs_commit): a run that fails, or is stopped,
+ * never truncates or half-writes a file that was there, and removes its
+ * temporaries (at exit, and on SIGINT, SIGTERM, SIGHUP). */
+#define MAX_OUTPUTS 3
+static char *g_tmp[MAX_OUTPUTS];   /* (NULL: none) */
+static char *g_final[MAX_OUTPUTS]; /* where each goes */
+static int g_n_outputs;
+
+static void discard_temporaries(void)
+{
+	for (int i = 0; i < g_n_outputs; ++i)
+		if (g_tmp[i])
+			unlink(g_tmp[i]);
+}
+
+static void on_signal(int sig)
+{
+	discard_temporaries(); /* (unlink is async-signal-safe) */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* A new temporary file for output `path` of option `opt`, registered;
+ * its descriptor. */
+static int temporary_for(const char *opt, const char *path)
+{
+	struct stat st;
+	char *final = NULL;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		final = realpath(path, NULL); /* a link: the file it points at */
+	if (!final)
+		final = xstrdup(path);
+	if (stat(final, &st) == 0 && S_ISDIR(st.st_mode))
+		die("%s: cannot write '%s': it is a folder", opt, path);
+	if (g_n_outputs == MAX_OUTPUTS)
+		die("%s: too many outputs", opt);
+	const size_t n = strlen(final);
+	char *tmp = xcalloc(n + 8, 1);
+	memcpy(tmp, final, n);
+	memcpy(tmp + n, ".XXXXXX", 8);
+	const int fd = mkstemp(tmp);
+	if (fd < 0)
+		die("%s: cannot write '%s': %s", opt, path, strerror(errno));
+	/* the permissions a new file gets (mkstemp makes it 0600) */
+	const mode_t mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0)
+		warn("%s: cannot set the permissions of '%s': %s", opt, path, strerror(errno));
+	if (g_n_outputs == 0) {
+		atexit(discard_temporaries);
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+	}
+	g_tmp[g_n_outputs] = tmp;
+	g_final[g_n_outputs] = final;
+	g_n_outputs++;
+	return fd;
+}
+
+int outputs_commit(void)
+{
+	int err = 0;
+	for (int i = 0; i < g_n_outputs; ++i) {
+		if (rename(g_tmp[i], g_final[i]) != 0) {
+			fprintf(stderr, PROG ": cannot write '%s': %s\n", g_final[i],
+			        strerror(errno));
+			unlink(g_tmp[i]);
+			err = 1;
+		}
+		free(g_tmp[i]);
+		free(g_final[i]);
+		g_tmp[i] = g_final[i] = NULL;
+	}
+	g_n_outputs = 0;
+	return err;
+}
+
+void outputs_discard(void)
+{
+	discard_temporaries();
+	for (int i = 0; i < g_n_outputs; ++i) {
+		free(g_tmp[i]);
+		free(g_final[i]);
+		g_tmp[i] = g_final[i] = NULL;
+	}
+	g_n_outputs = 0;
+}
 
 SNDFILE *wav_open(const Options *o, const Host *h)
 {
@@ -20,7 +116,10 @@ SNDFILE *wav_open(const Options *o, const Host *h)
 	/* Plain WAV up to 4 GiB, RF64 beyond. */
 	info.format =
 	    (bytes < 4294967295.0 - 65536.0 ? SF_FORMAT_WAV : SF_FORMAT_RF64) | SF_FORMAT_FLOAT;
-	SNDFILE *snd = sf_open(o->wav, SFM_WRITE, &info);
+	/* ("-": libsndfile's stdout, which must be seekable for a WAV) */
+	SNDFILE *snd = strcmp(o->wav, "-") == 0
+	                   ? sf_open("-", SFM_WRITE, &info)
+	                   : sf_open_fd(temporary_for("--wav", o->wav), SFM_WRITE, &info, SF_TRUE);
 	if (!snd)
 		die("--wav: cannot write '%s': %s", o->wav, sf_strerror(NULL));
 	/* The PEAK chunk holds a time stamp: leave it out, so that the same
@@ -63,7 +162,7 @@ FILE *open_output(const char *opt, const char *path)
 	FILE *f;
 	if (strcmp(path, "-") == 0)
 		return stdout;
-	f = fopen(path, "wb");
+	f = fdopen(temporary_for(opt, path), "wb");
 	if (!f)
 		die("%s: cannot write '%s': %s", opt, path, strerror(errno));
 	return f;

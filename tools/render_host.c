@@ -63,6 +63,7 @@ void collect_ports(Host *h)
 	LilvNode *atom = lilv_new_uri(w, LV2_ATOM__AtomPort);
 	LilvNode *optional = lilv_new_uri(w, LV2_CORE__connectionOptional);
 	LilvNode *integer = lilv_new_uri(w, LV2_CORE__integer);
+	LilvNode *toggled = lilv_new_uri(w, LV2_CORE__toggled);
 	LilvNode *min_size = lilv_new_uri(w, LV2_RESIZE_PORT__minimumSize);
 
 	h->n_ports = lilv_plugin_get_num_ports(h->plugin);
@@ -83,6 +84,7 @@ void collect_ports(Host *h)
 		lilv_node_free(name);
 		p->optional = lilv_port_has_property(h->plugin, lp, optional);
 		p->integer = lilv_port_has_property(h->plugin, lp, integer);
+		p->toggled = lilv_port_has_property(h->plugin, lp, toggled);
 		p->signal = -1;
 		p->role = ROLE_OTHER;
 
@@ -126,6 +128,7 @@ void collect_ports(Host *h)
 	lilv_node_free(atom);
 	lilv_node_free(optional);
 	lilv_node_free(integer);
+	lilv_node_free(toggled);
 	lilv_node_free(min_size);
 }
 
@@ -378,10 +381,24 @@ void apply_settings(Host *h, const Options *o)
 			          s->arg);
 		p->value = (float)s->value;
 		p->value_set = 1;
+		/* (the float the plugin gets against the port's float bounds:
+		 * 0.1 is not below a minimum of 0.1) */
 		if (!g_quiet &&
-		    ((p->has_min && s->value < p->min) || (p->has_max && s->value > p->max)))
-			warn("--set %s=%g is outside [%g, %g]; the plugin clamps it", s->symbol,
-			     s->value, p->min, p->max);
+		    ((p->has_min && p->value < p->min) || (p->has_max && p->value > p->max)))
+			warn("--set %s is outside [%g, %g]; the plugin clamps it", s->arg, p->min,
+			     p->max);
+		/* A whole-number port takes the nearest whole number (a switch:
+		 * on from 0.5), as the plugin does; the picture and its title
+		 * then show the setting the plugin ran. */
+		const float whole = p->toggled   ? (p->value >= 0.5f ? 1.0f : 0.0f)
+		                    : p->integer ? floorf(p->value + 0.5f)
+		                                 : p->value;
+		if (whole != p->value) {
+			if (!g_quiet)
+				warn("--set %s: the port takes whole numbers; the plugin uses %g",
+				     s->arg, whole);
+			p->value = whole;
+		}
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ------------------------------------------------------------------------ */
 /* Messages */
@@ -182,6 +183,19 @@ static const OptionSpec option_specs[] = {
 };
 
 /* value itself, unless it is empty: "OPT: expected WHAT, got ''" (usage). */
+/* Whether two output paths name one file: the same text, or two names of
+ * a file that exists ("-" only matches "-"). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (strcmp(a, b) == 0)
+		return 1;
+	if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+		return 0;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 static const char *non_empty(const char *opt, const char *value, const char *what)
 {
 	if (!*value)
@@ -302,8 +316,13 @@ void parse_args(int argc, char **argv, Options *o)
 			o->png = non_empty(name, value, "a file name");
 			break;
 		case OPT_PNG_SIZE: {
+			/* digits only (no sign, no space), few enough for an int */
 			int w = 0, h = 0, n = 0;
-			if (sscanf(value, "%dx%d%n", &w, &h, &n) != 2 || value[n] != '\0' ||
+			const size_t wd = strspn(value, "0123456789");
+			const size_t hd =
+			    value[wd] == 'x' ? strspn(value + wd + 1, "0123456789") : 0;
+			if (wd == 0 || wd > 9 || hd == 0 || hd > 9 || value[wd + 1 + hd] != '\0' ||
+			    sscanf(value, "%dx%d%n", &w, &h, &n) != 2 || value[n] != '\0' ||
 			    w < 400 || h < 300 || w > 10000 || h > 10000)
 				die_usage("--png-size: expected WIDTHxHEIGHT from 400x300 to "
 				          "10000x10000, got '%s'",
@@ -333,6 +352,13 @@ void parse_args(int argc, char **argv, Options *o)
 		          pendula_variant_names[0]);
 	if (!o->list_presets && !o->list_ports && !o->wav && !o->csv && !o->png && !o->stats)
 		die_usage("nothing to do: give --wav, --csv, --png or --stats (see --help)");
+	/* Two outputs into one file (or both to stdout) would mix their bytes. */
+	const char *out[3] = {o->wav, o->csv, o->png};
+	static const char *const opt[3] = {"--wav", "--csv", "--png"};
+	for (int i = 0; i < 3; ++i)
+		for (int j = i + 1; j < 3; ++j)
+			if (out[i] && out[j] && same_file(out[i], out[j]))
+				die_usage("%s and %s both write to '%s'", opt[i], opt[j], out[j]);
 	if ((double)o->rate * o->seconds > MAX_FRAMES)
 		die_usage("--seconds: %g s at %ld Hz is more than %.0f frames", o->seconds, o->rate,
 		          MAX_FRAMES);

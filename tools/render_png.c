@@ -402,10 +402,16 @@ int draw_png(FILE *f, const Layout *L, const Host *h, const Options *o, const Tr
 	{
 		char time_label[128] = "time (s)";
 		const Port *ts = find_port(h, pendula_ports[P_TIME_SCALE].symbol);
-		if (ts && ts->role == ROLE_CONTROL_IN && ts->value != 1.0f)
+		/* (the time scale the plugin runs: clamped to the port's range) */
+		float scale = ts ? ts->value : 1.0f;
+		if (ts && ts->has_min && scale < ts->min)
+			scale = ts->min;
+		if (ts && ts->has_max && scale > ts->max)
+			scale = ts->max;
+		if (ts && ts->role == ROLE_CONTROL_IN && scale != 1.0f)
 			snprintf(time_label, sizeof(time_label),
 			         "time (s of audio; simulated time = %g \xC3\x97 audio time)",
-			         ts->value);
+			         scale);
 		for (uint32_t s = 0; s < h->n_signals; ++s) {
 			/* Angles of bodies the model does not have are 0: say so */
 			char note[64];
