@@ -288,7 +288,7 @@ static float sanitize_control(const Pendula *self, pendula_port_id id, float v)
 	if (info->flags & PF_TOGGLED)
 		v = v >= 0.5f ? 1.0f : 0.0f;
 	else if (info->flags & (PF_INTEGER | PF_ENUM))
-		v = floorf(v + 0.5f);
+		v = (float)floor((double)v + 0.5); /* (in float, 0.49999997 + 0.5 is 1) */
 	return v;
 }
 
@@ -1196,6 +1196,7 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 	 * chance) */
 	notes_end_all(self);
 	notes_retry(self, 0);
+	time_ratio_begin(self); /* (1: time stands by request) */
 	/* The input events at their frames, the tempo follower advanced to
 	 * each in between, as run() does: a time:Position describes its own
 	 * frame (taken at the block's first frame, the song position stood
@@ -1217,6 +1218,7 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 			host[i] = self->signal_last[s];
 	}
 	write_control_outputs(self);
+	time_ratio_end(self, n_samples);
 }
 
 static void run(LV2_Handle instance, uint32_t n_samples)

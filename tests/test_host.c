@@ -1424,7 +1424,9 @@ static void test_freeze(void)
 	Blocking random = {0, 4242, true, false};
 	host_render(h, &rec, before, &random);
 	host_set(h, P_FREEZE, 1.0f);
+	h->control[P_CTL_TIME_RATIO] = NAN; /* (what a host may leave there) */
 	host_render(h, &rec, frozen, &random);
+	const float ratio_frozen = h->control[P_CTL_TIME_RATIO];
 	host_set(h, P_FREEZE, 0.0f);
 	host_render(h, &rec, after, &random);
 	CHECK(same_signals(&ref, &rec, 0, 0, before, "before the freeze"),
@@ -1438,10 +1440,45 @@ static void test_freeze(void)
 			                sizeof(float));
 	}
 	CHECK(held, "an output moved while frozen");
+	CHECK(!has_port(P_CTL_TIME_RATIO) || ratio_frozen == 1.0f,
+	      "time_ratio %g while frozen (1: time stands by request)", (double)ratio_frozen);
 	CHECK(same_signals(&ref, &rec, before, before + frozen, after, "after the freeze"),
 	      "the motion did not resume where it stopped");
 	rec_free(&ref);
 	rec_free(&rec);
+	host_free(h);
+}
+
+/* A whole-number control just below a half (the largest float below
+ * k + 0.5) is k, as rounding says: in float, 0.49999997 + 0.5 is 1, so a
+ * floorf(v + 0.5f) took the bead to its floor and a chain to a link more. */
+static void test_whole_numbers(void)
+{
+	pendula_port_id id = P_SURFACE;
+	float k = 0.0f;
+	if (has_port(P_N_LINKS))
+		id = P_N_LINKS, k = 2.0f;
+	else if (has_port(P_N_BODIES))
+		id = P_N_BODIES, k = 2.0f;
+	if (!has_port(id)) {
+		printf("\n    no whole-number setting of the motion here");
+		return;
+	}
+	const uint32_t len = seconds(0.2);
+	Rec a = {0}, b = {0};
+	Host *h = host_new(cur_variant, cur_rate);
+	host_set(h, id, k);
+	host_render(h, &a, len, NULL);
+	host_restart(h);
+	const float below = nextafterf(k + 0.5f, 0.0f);
+	host_set(h, id, below);
+	host_render(h, &b, len, NULL);
+	printf("\n    %s = %.9g runs as %s = %g", pendula_ports[id].symbol, (double)below,
+	       pendula_ports[id].symbol, (double)k);
+	CHECK(same_signals(&a, &b, 0, 0, len, "just below a half"), "%s = %.9g does not run as %g",
+	      pendula_ports[id].symbol, (double)below, (double)k);
+	rec_free(&a);
+	rec_free(&b);
 	host_free(h);
 }
 
@@ -2303,6 +2340,7 @@ static CU_TestInfo rate_tests[] = {
     {"events", test_events},
     {"notes_channel_change", test_notes_channel_change},
     {"notes_small_output", test_notes_small_output},
+    {"whole_numbers", test_whole_numbers},
     {"null_outputs", test_null_outputs},
     {"control_outputs", test_control_outputs},
     {"time_ratio", test_time_ratio},

@@ -391,7 +391,7 @@ void apply_settings(Host *h, const Options *o)
 		 * on from 0.5), as the plugin does; the picture and its title
 		 * then show the setting the plugin ran. */
 		const float whole = p->toggled   ? (p->value >= 0.5f ? 1.0f : 0.0f)
-		                    : p->integer ? floorf(p->value + 0.5f)
+		                    : p->integer ? (float)floor((double)p->value + 0.5)
 		                                 : p->value;
 		if (whole != p->value) {
 			if (!g_quiet)
