@@ -919,6 +919,39 @@ static void test_bodies_added(void)
 	CU_ASSERT(fabs(g.theta[2] - p.theta_init[2]) < 0.05);
 	CU_ASSERT(fabs(g.theta[3] - p.theta_init[3]) < 0.05);
 	pendula_engine_free(e);
+
+	/* The directions agree with the angles from the frame a body comes or
+	 * goes (x = sin theta, y = -cos theta; 0 for a body that is not
+	 * there): they used to blend from the old system's over the first
+	 * step (a new body's direction off by up to 1 for 9 ms). */
+	for (int dir = 0; dir < 2; ++dir) {
+		p = parallel_params(dir ? 4 : 2);
+		e = pendula_engine_new(48000, &p);
+		for (int i = 0; i < 24000; ++i)
+			pendula_engine_tick(e, &f);
+		p.n_bodies = dir ? 2 : 4;
+		pendula_engine_set_params(e, &p);
+		double worst = 0.0;
+		int applied = -1;
+		for (int i = 0; i < 4800; ++i) {
+			pendula_engine_tick(e, &g);
+			if (applied < 0 && (dir ? g.theta[3] == 0.0 : g.theta[3] != 0.0))
+				applied = i;
+			if (applied < 0)
+				continue;
+			for (int k = 2; k < 4; ++k) {
+				const double sx = dir ? 0.0 : sin(g.theta[k]),
+				             sy = dir ? 0.0 : -cos(g.theta[k]);
+				worst = fmax(worst, fmax(fabs(g.x[k] - sx), fabs(g.y[k] - sy)));
+			}
+		}
+		printf("  bodies %s: applied after %d frames; directions of bodies 3, 4 off their "
+		       "angles by at most %.2g\n",
+		       dir ? "4 -> 2" : "2 -> 4", applied, worst);
+		CU_ASSERT(applied >= 0 && applied <= 400);
+		CU_ASSERT(worst < 1e-3);
+		pendula_engine_free(e);
+	}
 }
 
 /* New settings act within about 10 ms of audio at any time scale: at

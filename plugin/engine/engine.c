@@ -783,7 +783,7 @@ static void next_step(pendula_engine *e)
 	double start_jerk[PENDULA_MAX_BODIES];
 	memcpy(start_jerk, e->end_jerk, sizeof(start_jerk));
 
-	const int had_pending = e->has_pending;
+	const int had_pending = e->has_pending, n_before = e->sys.n;
 	apply_pending(e);
 	if (had_pending && e->sys.ops->fresh) {
 		/* The model says where every channel starts after new settings. */
@@ -800,6 +800,36 @@ static void next_step(pendula_engine *e)
 			start_val[PENDULA_CH_OMEGA + k] = k < n ? e->qdot[k] : 0.0;
 			start_der[PENDULA_CH_OMEGA + k] = 0.0;
 			start_jerk[k] = 0.0;
+		}
+		if (n != n_before) {
+			/* Bodies came or went: the channels that depend on which
+			 * bodies there are (the directions of those that came or
+			 * went, the tip, the energy and its range) start from the
+			 * state as the model measures it now; blended over the
+			 * step from the old system's, a new body's direction was
+			 * no unit vector for 10 ms and a one-link chain's tip was
+			 * not its link's end.  (measure_all's inv_mass is the
+			 * step rule's, of the end of the last step: kept.) */
+			double val[PENDULA_N_CH_ALL], der[PENDULA_N_CH_ALL],
+			    jerk[PENDULA_MAX_BODIES];
+			float inv_mass[PENDULA_MAX_BODIES];
+			memcpy(inv_mass, e->inv_mass, sizeof(inv_mass));
+			measure_all(e, val, der, jerk);
+			memcpy(e->inv_mass, inv_mass, sizeof(inv_mass));
+			const int lo = n < n_before ? n : n_before,
+			          hi = n < n_before ? n_before : n;
+			for (int k = lo; k < hi && k < PENDULA_MAX_BODIES; ++k)
+				for (int c = PENDULA_CH_X + k; c < PENDULA_CH_W;
+				     c += PENDULA_MAX_BODIES) {
+					start_val[c] = val[c];
+					start_der[c] = der[c];
+				}
+			static const int whole[] = {PENDULA_CH_TIP_X, PENDULA_CH_TIP_Y,
+			                            PENDULA_CH_TIP_Z, PENDULA_CH_ENERGY};
+			for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); ++i) {
+				start_val[whole[i]] = val[whole[i]];
+				start_der[whole[i]] = der[whole[i]];
+			}
 		}
 	}
 
