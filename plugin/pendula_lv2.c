@@ -285,10 +285,8 @@ static float sanitize_control(const Pendula *self, pendula_port_id id, float v)
 		v = lo;
 	if (v > hi)
 		v = hi;
-	if (info->flags & PF_TOGGLED)
-		v = v >= 0.5f ? 1.0f : 0.0f;
-	else if (info->flags & (PF_INTEGER | PF_ENUM))
-		v = (float)floor((double)v + 0.5); /* (in float, 0.49999997 + 0.5 is 1) */
+	if (info->flags & (PF_TOGGLED | PF_INTEGER | PF_ENUM))
+		v = pendula_whole_value(v, (info->flags & PF_TOGGLED) != 0);
 	return v;
 }
 

@@ -701,6 +701,17 @@ static inline pendula_group pendula_port_group(pendula_port_id id)
 	return pendula_group_of(pendula_ports[id].kind, pendula_ports[id].symbol);
 }
 
+/* The value a whole-number control port takes (README.md's bad-input rule):
+ * a switch (lv2:toggled) is on from 0.5, an integer or enumeration the
+ * nearest whole number, halves up.  The sum is taken in double: in float,
+ * 0.49999997 + 0.5 is 1. */
+static inline float pendula_whole_value(float v, int toggled)
+{
+	if (toggled)
+		return v >= 0.5f ? 1.0f : 0.0f;
+	return (float)floor((double)v + 0.5);
+}
+
 /* Stores a control value (in port units) into the settings it belongs to. */
 static inline void pendula_param_set(pendula_params *p, pendula_port_id id, double value)
 {

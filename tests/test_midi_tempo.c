@@ -444,7 +444,6 @@ typedef struct {
 	uint32_t seed;               /* and one in three before drop_to */
 	int value[128];              /* -1: nothing received */
 	size_t sent, lost;
-	uint64_t last_frame[128];
 } lossy_rx;
 
 static bool lossy_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
@@ -458,7 +457,6 @@ static bool lossy_emit(void *user, uint32_t frame, const pendula_cc_msg *msg)
 	}
 	rx->sent++;
 	const int cc = msg->bytes[1], v = msg->bytes[2];
-	rx->last_frame[cc] = at;
 	if (cc < 32) /* an MSB of a 14-bit pair (or a 7-bit value) */
 		rx->value[cc] = v, rx->value[cc + 32] = 0;
 	else

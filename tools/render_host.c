@@ -390,9 +390,8 @@ void apply_settings(Host *h, const Options *o)
 		/* A whole-number port takes the nearest whole number (a switch:
 		 * on from 0.5), as the plugin does; the picture and its title
 		 * then show the setting the plugin ran. */
-		const float whole = p->toggled   ? (p->value >= 0.5f ? 1.0f : 0.0f)
-		                    : p->integer ? (float)floor((double)p->value + 0.5)
-		                                 : p->value;
+		const float whole =
+		    p->toggled || p->integer ? pendula_whole_value(p->value, p->toggled) : p->value;
 		if (whole != p->value) {
 			if (!g_quiet)
 				warn("--set %s: the port takes whole numbers; the plugin uses %g",

@@ -413,7 +413,8 @@ static double constraint_multiplier(const bead_model *bm, const double *q, const
 	if (bm->surface == SURFACE_ELLIPSOID) {
 		q2 = bm->w[0] * v[0] * v[0] + bm->w[1] * v[1] * v[1] + bm->w[2] * v[2] * v[2];
 	} else {
-		const double sw = sin(phase), cw = cos(phase);
+		double sw, cw;
+		wave_sincos(bm, phase, &sw, &cw);
 		const double skx = sin(bm->k * q[0]), ckx = cos(bm->k * q[0]);
 		const double gxx = -2.0 * bm->d + bm->amp * sw * bm->k * bm->k * skx;
 		const double gxt = -bm->amp * bm->omega * cw * bm->k * ckx;
