@@ -243,14 +243,12 @@ typedef struct {
 	float pulse_value[2];   /* their sign */
 	uint64_t note_clock;    /* frames run since activate() */
 	uint64_t note_off[128]; /* frame of each sounding note's note-off, or 0 */
-	/* the channel (0..15) each sounding note's note-on went out on: its
-	 * note-off goes there too, whatever midi_channel says by then */
-	uint8_t note_channel[128];
-	int n_sounding; /* notes with a note-off pending */
+	int n_sounding;         /* notes with a note-off pending */
 	/* What went out, per note (a message may find no room in the host's
 	 * buffer): NOTE_SOUNDING | the channel of a note-on without its
-	 * note-off yet; NOTE_OWED: that note-off is due and is sent at the
-	 * next chance (note_out, notes_retry). */
+	 * note-off yet (the note-off goes there, whatever midi_channel says
+	 * by then); NOTE_OWED: that note-off is due and is sent at the next
+	 * chance (note_out, notes_retry). */
 	uint8_t note_sent[128];
 	int n_owed;            /* notes with NOTE_OWED */
 	bool notes_live;       /* notes on this block: the events are kept */
@@ -876,8 +874,9 @@ static void notes_chunk(Pendula *self, uint32_t n)
 		const uint64_t until = j < self->n_events ? c0 + self->events[j].frame + 1 : c0 + n;
 		const int off = self->n_sounding ? next_note_off(self, until) : -1;
 		if (off >= 0) {
-			note_msg(self, (uint32_t)(self->note_off[off] - c0), 0x80,
-			         self->note_channel[off], (uint8_t)off, 0);
+			/* (note_out sends it on its note-on's channel) */
+			note_msg(self, (uint32_t)(self->note_off[off] - c0), 0x80, 0, (uint8_t)off,
+			         0);
 			self->note_off[off] = 0;
 			self->n_sounding--;
 			continue;
@@ -891,7 +890,7 @@ static void notes_chunk(Pendula *self, uint32_t n)
 		if (!on || base < 0.0f || note > 127)
 			continue;
 		if (self->note_off[note])
-			note_msg(self, ev->frame, 0x80, self->note_channel[note], (uint8_t)note, 0);
+			note_msg(self, ev->frame, 0x80, 0, (uint8_t)note, 0);
 		else
 			self->n_sounding++;
 		const double speed = ev->speed < 1.0 ? ev->speed : 1.0;
@@ -899,7 +898,6 @@ static void notes_chunk(Pendula *self, uint32_t n)
 		note_msg(self, ev->frame, 0x90, channel, (uint8_t)note,
 		         (uint8_t)(1.0 + floor(126.0 * speed + 0.5)));
 		self->note_off[note] = c0 + ev->frame + length;
-		self->note_channel[note] = (uint8_t)channel;
 	}
 	self->note_clock += n;
 	self->n_events = 0;
