@@ -410,6 +410,70 @@ expect_usage_error "--bogus" double --bogus --stats
 expect_usage_error "nothing to do" double
 expect_usage_error "no plugin" --stats
 
+# An option's value that is itself an option is missing ("--wav -q");
+# an option given twice is refused, not silently the last one
+expect_usage_error "--wav" double --wav -q
+expect_usage_error "--png" double --png -h --stats
+expect_usage_error "--wav" double --wav "$tmp/a.wav" --wav "$tmp/b.wav"
+expect_usage_error "--seconds" double --seconds 1 --seconds 2 --stats
+expect_usage_error "--preset" double --preset "Gentle sway" --preset "Full chaos" --stats
+# (a file named like an option: --wav=-q)
+lv2abs=$(cd "$lv2dir" && pwd)
+renderabs=$(cd "$(dirname "$render")" && pwd)/$(basename "$render")
+(cd "$tmp" && LV2_PATH=$lv2abs "$renderabs" double --seconds 0.01 --wav=-q --quiet)
+if [ $? -eq 0 ] && [ -s "$tmp/-q" ]; then
+	pass "--wav=-q writes a file named '-q'"
+else
+	fail "--wav=-q did not write '$tmp/-q'"
+fi
+# the settings are checked when only listing too
+expect_usage_error "bogus" double --list-ports --set bogus=1
+expect_usage_error "nosuch" double --list-presets --preset nosuch
+
+# The CSV's time tells every frame apart at any time and rate: at
+# 1.536 MHz past 100 s each row's time times the rate is its frame
+# (%.9g was off by up to 0.77 frames there)
+run double --rate 1536000 --seconds 100.5 --block 8192 -q --csv "$tmp/late.csv" --csv-every 999999
+off=$(awk -F, -v r=1536000 -v k=999999 'NR > 1 { d = $1 * r - (NR - 2) * k; if (d < 0) d = -d; if (d > w) w = d }
+	END { printf "%.3f", w }' "$tmp/late.csv")
+rows=$(($(wc -l <"$tmp/late.csv") - 1))
+if [ $rc -eq 0 ] && [ "$rows" -eq 155 ] && close "$off" 0 0.01; then
+	pass "CSV time at 1.536 MHz up to 100.5 s: $rows rows, off by at most $off frames"
+else
+	fail "CSV time at 1.536 MHz: status $rc, $rows rows, off by up to $off frames"
+fi
+
+# A CSV that cannot be written to the end (a size limit) stops the render
+# and says why
+(
+	trap '' XFSZ
+	ulimit -f 50
+	LV2_PATH=$lv2dir "$render" double --seconds 60 --csv "$tmp/big.csv" >"$tmp/out" 2>"$tmp/err"
+)
+rc=$?
+if [ $rc -eq 1 ] && grep -q -- "--csv: cannot write.*: File too large" "$tmp/err"; then
+	pass "a CSV beyond a size limit -> $(cat "$tmp/err")"
+else
+	fail "a CSV beyond a size limit: status $rc, stderr: $(cat "$tmp/err")"
+fi
+
+# A picture too low for the plugin's strips is refused with the height it
+# needs (29 strips in 300 px overlapped); one just high enough is drawn
+expect_usage_error "pixels high" chain --seconds 0.1 --png "$tmp/low.png" --png-size 400x300
+need=$(sed -n 's/.*at least \([0-9]*\) pixels high.*/\1/p' "$tmp/err")
+run chain --seconds 0.1 -q --png "$tmp/low.png" --png-size "400x${need:-0}"
+if [ $rc -eq 0 ] && [ -s "$tmp/low.png" ]; then
+	pass "chain at 400x$need: drawn"
+else
+	fail "chain at 400x$need: status $rc, $(cat "$tmp/err")"
+fi
+run bead --seconds 0.1 -q --png "$tmp/low.png" --png-size 400x300
+if [ $rc -eq 0 ]; then
+	pass "bead (9 strips) at 400x300: drawn"
+else
+	fail "bead at 400x300: status $rc, $(cat "$tmp/err")"
+fi
+
 # A file that cannot be written: a run-time failure, naming the option
 run double --seconds 0.1 --wav "$tmp/no-such-dir/x.wav"
 if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "--wav" "$tmp/err"; then

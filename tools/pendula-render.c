@@ -9,6 +9,7 @@
 #include <lv2/options/options.h>
 #include <lv2/urid/urid.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,12 @@ int main(int argc, char **argv)
 	}
 	collect_ports(&h);
 
+	/* Values: defaults (already set), then the preset, then --set (checked
+	 * when only listing too: a bad symbol is an error there as well) */
+	if (o.preset)
+		state = apply_preset(&h, o.preset);
+	apply_settings(&h, &o);
+
 	if (o.list_ports || o.list_presets) {
 		if (o.list_ports)
 			list_ports(&h);
@@ -89,11 +96,6 @@ int main(int argc, char **argv)
 			print_presets(&h);
 		goto cleanup_world;
 	}
-
-	/* Values: defaults (already set), then the preset, then --set */
-	if (o.preset)
-		state = apply_preset(&h, o.preset);
-	apply_settings(&h, &o);
 
 	/* Outputs: open everything before the render, so it fails early */
 	if (o.wav) {
@@ -193,6 +195,9 @@ int main(int argc, char **argv)
 		}
 		if (snd && sf_writef_float(snd, interleaved, n) != (sf_count_t)n)
 			die("--wav: cannot write '%s': %s", o.wav, sf_strerror(snd));
+		/* (a full disk or a size limit: stop now, not after the render) */
+		if (csv && ferror(csv))
+			die("--csv: cannot write '%s': %s", o.csv, strerror(errno));
 		done += n;
 
 		if (show_progress) {
@@ -234,9 +239,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (csv) {
+		errno = 0;
 		const int err = close_output(csv, ferror(csv));
 		if (err) {
-			fprintf(stderr, PROG ": --csv: cannot write '%s'\n", o.csv);
+			fprintf(stderr, PROG ": --csv: cannot write '%s': %s\n", o.csv,
+			        errno ? strerror(errno) : "write error");
 			status = EXIT_FAILURE;
 		} else if (!o.quiet && csv != stdout) {
 			fprintf(stderr, PROG ": wrote %s\n", o.csv);

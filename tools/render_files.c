@@ -142,7 +142,13 @@ FILE *csv_open(const Options *o, const Host *h)
 
 void csv_write(FILE *csv, uint64_t frame, long rate, const float *values, uint32_t n)
 {
-	fprintf(csv, "%.9g", (double)frame / (double)rate);
+	/* Nine significant digits, and always enough decimals to tell frames
+	 * apart (rate 48 kHz: 6; after 10 000 s nine digits alone would not). */
+	const double t = (double)frame / (double)rate;
+	const int int_digits = t < 1.0 ? 1 : (int)floor(log10(t)) + 1;
+	const int decimals = (int)ceil(log10((double)rate)) + 1;
+	const int digits = int_digits + decimals > 9 ? int_digits + decimals : 9;
+	fprintf(csv, "%.*g", digits, t);
 	for (uint32_t s = 0; s < n; ++s)
 		fprintf(csv, ",%.9g", (double)values[s]);
 	fputc('\n', csv);

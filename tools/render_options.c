@@ -88,7 +88,8 @@ static void usage(FILE *out)
 	        "  --csv-every K       write every K-th frame to the CSV (default 1)\n"
 	        "  --png FILE          picture: every signal output over time, and the paths\n"
 	        "                      of the bodies (x-y; and x-z for a 3-D model)\n"
-	        "  --png-size WxH      size of the picture in pixels (default %dx%d)\n"
+	        "  --png-size WxH      size of the picture in pixels (default %dx%d); at least\n"
+	        "                      400x300, and 14 pixels high per output strip\n"
 	        "  --stats             print min, max, mean and final value of each output\n"
 	        "  -q, --quiet         no progress, no warnings, no summary on stderr\n"
 	        "  -h, --help          print this help and exit\n"
@@ -182,7 +183,19 @@ static const OptionSpec option_specs[] = {
     {"--plugin", OPT_PLUGIN, 1},
 };
 
-/* value itself, unless it is empty: "OPT: expected WHAT, got ''" (usage). */
+/* Whether s is an option's name ("--anything", or a known short option
+ * such as "-q"): then it is not taken as the value of the option before it
+ * ("--wav --png x", "--wav -q"; a file of that name: --wav=-q or ./-q). */
+static int is_option_name(const char *s)
+{
+	if (strncmp(s, "--", 2) == 0)
+		return 1;
+	for (size_t k = 0; k < sizeof(option_specs) / sizeof(option_specs[0]); ++k)
+		if (strcmp(option_specs[k].name, s) == 0)
+			return 1;
+	return 0;
+}
+
 /* Whether two output paths name one file: the same text, or two names of
  * a file that exists ("-" only matches "-"). */
 static int same_file(const char *a, const char *b)
@@ -196,6 +209,7 @@ static int same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
+/* value itself, unless it is empty: "OPT: expected WHAT, got ''" (usage). */
 static const char *non_empty(const char *opt, const char *value, const char *what)
 {
 	if (!*value)
@@ -213,6 +227,9 @@ static void set_plugin(Options *o, const char *name)
 void parse_args(int argc, char **argv, Options *o)
 {
 	int only_positional = 0;
+	/* each option's value so far: one that takes a single value and is
+	 * given twice is an error, not silently the last one */
+	const char *given[OPT_PLUGIN + 1] = {NULL};
 
 	memset(o, 0, sizeof(*o));
 	o->seconds = DEFAULT_SECONDS;
@@ -255,10 +272,17 @@ void parse_args(int argc, char **argv, Options *o)
 				die_usage("%s: takes no value, got '%s'", name, arg + name_len + 1);
 			value = arg + name_len + 1;
 		} else if (spec->has_value) {
-			/* A following option is not taken as the value ("--wav --png x"). */
-			if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0)
+			if (i + 1 >= argc || is_option_name(argv[i + 1]))
 				die_usage("%s: missing value", name);
 			value = argv[++i];
+		}
+		/* (--bundle and --set repeat; PLUGIN has its own message) */
+		if (spec->has_value && spec->id != OPT_BUNDLE && spec->id != OPT_SET &&
+		    spec->id != OPT_PLUGIN) {
+			if (given[spec->id])
+				die_usage("%s given twice ('%s', then '%s')", name, given[spec->id],
+				          value);
+			given[spec->id] = value;
 		}
 
 		switch (spec->id) {

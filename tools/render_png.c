@@ -15,6 +15,10 @@ static const Rgb palette[] = {
 };
 #define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
 
+/* The thinnest strip (its label's line) and gap between strips, px. */
+#define MIN_STRIP_H   14.0
+#define MIN_STRIP_GAP 4.0
+
 void layout_png(Layout *L, const Options *o, uint32_t n_signals, int has_plane, uint64_t total)
 {
 	double content_h;
@@ -42,8 +46,24 @@ void layout_png(Layout *L, const Options *o, uint32_t n_signals, int has_plane, 
 	L->strips_h = content_h;
 	L->plot_x = L->strips_x + 64.0;
 	L->plot_w = L->strips_w - 64.0;
-	if (n_signals > 0)
-		L->strip_h = (content_h - L->axis_h - L->strip_gap * (n_signals - 1)) / n_signals;
+	if (n_signals > 0) {
+		/* The strips share the height; their gaps narrow (to MIN_STRIP_GAP)
+		 * before a strip gets thinner than its label (MIN_STRIP_H).  A
+		 * picture too low even so is refused, with the height it needs. */
+		const double avail = content_h - L->axis_h;
+		const uint32_t gaps = n_signals - 1;
+		if (gaps > 0 && avail - L->strip_gap * gaps < MIN_STRIP_H * n_signals)
+			L->strip_gap =
+			    fmax(MIN_STRIP_GAP, (avail - MIN_STRIP_H * n_signals) / gaps);
+		L->strip_h = (avail - L->strip_gap * gaps) / n_signals;
+		if (L->strip_h < MIN_STRIP_H)
+			die_usage(
+			    "--png-size %dx%d: the %u output strips need a picture at least %.0f "
+			    "pixels high",
+			    L->w, L->h, n_signals,
+			    ceil(L->title_h + L->margin + L->axis_h + MIN_STRIP_H * n_signals +
+			         MIN_STRIP_GAP * gaps));
+	}
 	L->n_cols = (uint32_t)fmax(1.0, floor(L->plot_w));
 	if ((uint64_t)L->n_cols > total)
 		L->n_cols = (uint32_t)total;
@@ -143,7 +163,8 @@ static void draw_strip(cairo_t *cr, const Layout *L, const Port *p, const Track 
 	cairo_fill(cr);
 
 	/* Time grid */
-	tstep = nice_step(seconds, 10);
+	/* (at most one tick label per 45 px of the time axis) */
+	tstep = nice_step(seconds, (int)fmax(2.0, fmin(10.0, floor(L->plot_w / 45.0))));
 	cairo_set_line_width(cr, 1.0);
 	cairo_set_source_rgb(cr, 0.91, 0.91, 0.90);
 	for (double tt = tstep; tt < seconds * (1 - 1e-9); tt += tstep) {
@@ -372,13 +393,26 @@ int draw_png(FILE *f, const Layout *L, const Host *h, const Options *o, const Tr
 
 	cairo_set_source_rgb(cr, 0.969, 0.965, 0.953);
 	cairo_paint(cr);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
 
-	/* Title: plugin name, URI; render length and rate; non-default settings */
+	/* Title: plugin name, URI; render length and rate; non-default settings
+	 * (the length and rate on the right; the name, then the URI, in the
+	 * room left of it, cut short with an ellipsis in a narrow picture) */
+	snprintf(right, sizeof(right), "%g s at %ld Hz", seconds, o->rate);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 14.0);
+	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+	text_at(cr, L->w - L->margin, 15.0, 1.0, 0.0, right);
+	double title_room;
+	{
+		cairo_text_extents_t te;
+		cairo_text_extents(cr, right, &te);
+		title_room = L->w - 2.0 * L->margin - te.x_advance - 16.0;
+	}
 	snprintf(title, sizeof(title), "%s", h->plugin_name);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
 	cairo_set_font_size(cr, 20.0);
 	cairo_set_source_rgb(cr, 0.13, 0.13, 0.13);
-	text_at(cr, L->margin, 12.0, 0.0, 0.0, title);
+	text_fit(cr, L->margin, 12.0, title_room, title);
 	{
 		cairo_text_extents_t te;
 		cairo_text_extents(cr, title, &te);
@@ -386,12 +420,10 @@ int draw_png(FILE *f, const Layout *L, const Host *h, const Options *o, const Tr
 		                       CAIRO_FONT_WEIGHT_NORMAL);
 		cairo_set_font_size(cr, 12.0);
 		cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
-		text_at(cr, L->margin + te.x_advance + 12.0, 19.0, 0.0, 0.0, h->uri);
+		if (te.x_advance + 12.0 < title_room)
+			text_fit(cr, L->margin + te.x_advance + 12.0, 19.0,
+			         title_room - te.x_advance - 12.0, h->uri);
 	}
-	snprintf(right, sizeof(right), "%g s at %ld Hz", seconds, o->rate);
-	cairo_set_font_size(cr, 14.0);
-	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-	text_at(cr, L->w - L->margin, 15.0, 1.0, 0.0, right);
 
 	settings = settings_summary(h, o);
 	cairo_set_font_size(cr, 13.0);
