@@ -129,6 +129,9 @@ typedef struct {
 	int n_signals;
 	pendula_port_id signal[MAX_SIGNALS];
 	int signal_ch[MAX_SIGNALS];
+	/* the body a signal belongs to (theta3, omega3, x3, y3, z3: 3), or 0
+	 * (pendula_symbol_body): 0 while that body is not there */
+	int signal_body[MAX_SIGNALS];
 	int signal_mirror[MAX_SIGNALS];
 	int signal_cc[MAX_SIGNALS];
 	pendula_cc_map signal_map[MAX_SIGNALS];
@@ -392,6 +395,8 @@ static bool is_angle_channel(int ch)
 	return ch >= PENDULA_CH_THETA && ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES;
 }
 
+static bool is_silent_body(const Pendula *self, int s);
+
 /* signal_last from the engine's last frame (before any frame was run). */
 static void signal_last_from_engine(Pendula *self)
 {
@@ -399,11 +404,12 @@ static void signal_last_from_engine(Pendula *self)
 	pendula_engine_last(self->engine, &f);
 	for (int s = 0; s < self->n_signals; ++s) {
 		const int ch = self->signal_ch[s];
-		const int k = ch - PENDULA_CH_THETA;
 		const double x = pendula_frame_channel(&f, ch);
 		float v = 0.0f;
-		if (is_angle_channel(ch))
-			v = k < self->n_bodies_pushed ? (float)x : 0.0f;
+		if (is_silent_body(self, s))
+			v = 0.0f;
+		else if (is_angle_channel(ch))
+			v = (float)x;
 		else if (ch == PENDULA_CH_ENERGY)
 			v = pendula_energy_output(x);
 		else
@@ -999,11 +1005,14 @@ static void chunk_done(Pendula *self, uint32_t offset, uint32_t n)
 	notes_flush_until(self, offset, UINT32_MAX);
 }
 
-/* README.md: bodies beyond N output 0. */
+/* README.md: bodies beyond N output 0: every output of a body (its
+ * angle, direction and rate) from the block in which N drops, although
+ * the engine runs the old bodies to the end of its step (up to 10 ms;
+ * silencing the angles alone tore a body that long: an angle of 0 beside
+ * a direction of length 1). */
 static bool is_silent_body(const Pendula *self, int s)
 {
-	const int ch = self->signal_ch[s];
-	return is_angle_channel(ch) && ch - PENDULA_CH_THETA >= self->n_bodies_pushed;
+	return self->signal_body[s] > self->n_bodies_pushed;
 }
 
 /* Whether the ranges [a, a + n) and [b, b + n) of floats overlap. */
@@ -1330,6 +1339,7 @@ static void ports_from_table(Pendula *self)
 			const int s = self->n_signals++;
 			self->signal[s] = id;
 			self->signal_ch[s] = info->channel;
+			self->signal_body[s] = pendula_symbol_body(info->symbol);
 			self->signal_mirror[s] =
 			    info->related != P_NONE &&
 			            pendula_port_index(v, (pendula_port_id)info->related) >= 0

@@ -654,6 +654,19 @@ static inline int pendula_symbol_ends(const char *symbol, const char *suffix)
 	return 1;
 }
 
+/* The body a symbol names by its trailing digit, 1 to PENDULA_MAX_BODIES
+ * (m3, lambda3, theta3, omega3, x3: body 3), or 0 (tip_x, vx, energy, ...). */
+static inline int pendula_symbol_body(const char *symbol)
+{
+	size_t n = 0;
+	while (symbol[n])
+		++n;
+	if (n >= 2 && symbol[n - 1] >= '1' && symbol[n - 1] < '1' + PENDULA_MAX_BODIES &&
+	    !(symbol[n - 2] >= '0' && symbol[n - 2] <= '9'))
+		return symbol[n - 1] - '0';
+	return 0;
+}
+
 /* The group of a port of this kind and symbol (any symbol: the tests also
  * ask about symbols no row has yet). */
 static inline pendula_group pendula_group_of(pendula_port_kind kind, const char *symbol)
@@ -687,12 +700,9 @@ static inline pendula_group pendula_group_of(pendula_port_kind kind, const char 
 	    pendula_symbol_starts(symbol, "floor_"))
 		return PENDULA_GROUP_SURFACE;
 	/* m3, lambda3, sigma3, beta3, ...: body 3 (a single trailing digit) */
-	size_t n = 0;
-	while (symbol[n])
-		++n;
-	if (n >= 2 && symbol[n - 1] >= '1' && symbol[n - 1] < '1' + PENDULA_MAX_BODIES &&
-	    !(symbol[n - 2] >= '0' && symbol[n - 2] <= '9'))
-		return (pendula_group)(PENDULA_GROUP_BODY + (symbol[n - 1] - '1'));
+	const int body = pendula_symbol_body(symbol);
+	if (body > 0)
+		return (pendula_group)(PENDULA_GROUP_BODY + (body - 1));
 	return PENDULA_GROUP_PHYSICS;
 }
 

@@ -1482,6 +1482,86 @@ static void test_whole_numbers(void)
 	host_free(h);
 }
 
+/* The signal output of engine channel ch, or P_NONE. */
+static int output_of_channel(int ch)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (has_port((pendula_port_id)id) && pendula_ports[id].kind == PK_SIGNAL_OUT &&
+		    pendula_ports[id].channel == ch)
+			return id;
+	return P_NONE;
+}
+
+/* Bodies that come or go while running: at every frame each body's
+ * outputs tell one story.  Either the body is there (its direction a unit
+ * vector; x = sin theta, y = -cos theta where it has an angle) or it is
+ * not (angle, direction and rate all 0, README.md).  The glue used to
+ * silence the angle of a body taken away at once, while its direction and
+ * rate went on until the change took effect at the end of the engine's
+ * step (up to 10 ms): 0 for the angle beside a direction of length 1. */
+static void test_bodies_change(void)
+{
+	const int count = count_port();
+	if (count == P_NONE || output_of_channel(PENDULA_CH_X) == P_NONE) {
+		printf("\n    no number of bodies to change here");
+		return;
+	}
+	float lo, hi;
+	pendula_port_range(cur_variant, (pendula_port_id)count, &lo, &hi);
+	const int most = (int)lrintf(hi);
+	Host *h = host_new(cur_variant, cur_rate);
+	Rec r = {0};
+	Blocking small = {64, 1, false, false};
+	host_set(h, (pendula_port_id)count, (float)most);
+	host_render(h, &r, seconds(0.1), &small);
+	host_set(h, (pendula_port_id)count, 1.0f); /* bodies go */
+	host_render(h, &r, seconds(0.1), &small);
+	host_set(h, (pendula_port_id)count, (float)most); /* and come back */
+	host_render(h, &r, seconds(0.1), &small);
+	long live = 0, silent = 0, torn = 0;
+	size_t first_torn = 0;
+	int torn_body = 0;
+	for (int k = 0; k < most; ++k) {
+		const int th = angle_output(k), wo = output_of_channel(PENDULA_CH_W + k);
+		const int dir[3] = {output_of_channel(PENDULA_CH_X + k),
+		                    output_of_channel(PENDULA_CH_Y + k),
+		                    output_of_channel(PENDULA_CH_Z + k)};
+		CHECK(dir[0] != P_NONE && dir[1] != P_NONE && wo != P_NONE,
+		      "body %d has no direction or rate output", k + 1);
+		if (dir[0] == P_NONE || dir[1] == P_NONE || wo == P_NONE)
+			continue;
+		for (size_t i = 0; i < r.n; ++i) {
+			double u[3] = {0.0, 0.0, 0.0}, len2 = 0.0;
+			bool zero = r.sig[wo][i] == 0.0f && (th == P_NONE || r.sig[th][i] == 0.0f);
+			for (int c = 0; c < 3; ++c)
+				if (dir[c] != P_NONE) {
+					u[c] = r.sig[dir[c]][i];
+					len2 += u[c] * u[c];
+					zero = zero && u[c] == 0.0;
+				}
+			bool there = fabs(len2 - 1.0) < 1e-3;
+			if (th != P_NONE) {
+				const double a = PI * r.sig[th][i];
+				there = there && fabs(u[0] - sin(a)) < 1e-3 &&
+				        fabs(u[1] + cos(a)) < 1e-3;
+			}
+			if (zero)
+				++silent;
+			else if (there)
+				++live;
+			else if (torn++ == 0)
+				first_torn = i, torn_body = k + 1;
+		}
+	}
+	printf("\n    %s %d -> 1 -> %d: %ld body-frames there, %ld absent, %ld torn",
+	       pendula_ports[count].symbol, most, most, live, silent, torn);
+	CHECK(torn == 0, "%ld body-frames whose outputs disagree (first: body %d at frame %zu)",
+	      torn, torn_body, first_torn);
+	CHECK(silent > 0 && live > 0, "bodies were not both there and absent");
+	rec_free(&r);
+	host_free(h);
+}
+
 static void test_reset(void)
 {
 	const uint32_t len = seconds(opt.quick ? 0.2 : 1.0);
@@ -2341,6 +2421,7 @@ static CU_TestInfo rate_tests[] = {
     {"notes_channel_change", test_notes_channel_change},
     {"notes_small_output", test_notes_small_output},
     {"whole_numbers", test_whole_numbers},
+    {"bodies_change", test_bodies_change},
     {"null_outputs", test_null_outputs},
     {"control_outputs", test_control_outputs},
     {"time_ratio", test_time_ratio},
