@@ -361,14 +361,20 @@ static int default_count(void)
 	           : (int)pendula_port_default(cur_variant, (pendula_port_id)id);
 }
 
-/* The signal output of angle k (0-based), or P_NONE. */
-static int angle_output(int k)
+/* The signal output of engine channel ch, or P_NONE. */
+static int output_of_channel(int ch)
 {
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 		if (has_port((pendula_port_id)id) && pendula_ports[id].kind == PK_SIGNAL_OUT &&
-		    pendula_ports[id].channel == PENDULA_CH_THETA + k)
+		    pendula_ports[id].channel == ch)
 			return id;
 	return P_NONE;
+}
+
+/* The signal output of angle k (0-based), or P_NONE. */
+static int angle_output(int k)
+{
+	return output_of_channel(PENDULA_CH_THETA + k);
 }
 
 static int field_offset(size_t array, int k)
@@ -1480,16 +1486,6 @@ static void test_whole_numbers(void)
 	rec_free(&a);
 	rec_free(&b);
 	host_free(h);
-}
-
-/* The signal output of engine channel ch, or P_NONE. */
-static int output_of_channel(int ch)
-{
-	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		if (has_port((pendula_port_id)id) && pendula_ports[id].kind == PK_SIGNAL_OUT &&
-		    pendula_ports[id].channel == ch)
-			return id;
-	return P_NONE;
 }
 
 /* Bodies that come or go while running: at every frame each body's
