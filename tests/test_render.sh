@@ -467,6 +467,12 @@ if [ $rc -eq 0 ] && [ -s "$tmp/low.png" ]; then
 else
 	fail "chain at 400x$need: status $rc, $(cat "$tmp/err")"
 fi
+run chain --seconds 0.1 -q --stats --png-size 400x300
+if [ $rc -eq 0 ]; then
+	pass "chain --png-size 400x300 without --png: nothing to draw, no error"
+else
+	fail "chain --png-size 400x300 without --png: status $rc, $(cat "$tmp/err")"
+fi
 run bead --seconds 0.1 -q --png "$tmp/low.png" --png-size 400x300
 if [ $rc -eq 0 ]; then
 	pass "bead (9 strips) at 400x300: drawn"

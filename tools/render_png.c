@@ -56,7 +56,7 @@ void layout_png(Layout *L, const Options *o, uint32_t n_signals, int has_plane, 
 			L->strip_gap =
 			    fmax(MIN_STRIP_GAP, (avail - MIN_STRIP_H * n_signals) / gaps);
 		L->strip_h = (avail - L->strip_gap * gaps) / n_signals;
-		if (L->strip_h < MIN_STRIP_H)
+		if (L->strip_h < MIN_STRIP_H && o->png)
 			die_usage(
 			    "--png-size %dx%d: the %u output strips need a picture at least %.0f "
 			    "pixels high",
