@@ -29,11 +29,38 @@ static void discard_temporaries(void)
 			unlink(g_tmp[i]);
 }
 
+/* (the signals stay blocked while it runs, so a second one, such as
+ * timeout's to the child and then to its process group, waits instead of
+ * killing the process before the unlinks; raised again on the way out,
+ * the signal then ends the process as it would have) */
 static void on_signal(int sig)
 {
 	discard_temporaries(); /* (unlink is async-signal-safe) */
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* The signals that stop a render (Ctrl-C, kill, a closed terminal). */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+/* on_signal for them, with all three blocked while it runs (sigaction:
+ * signal() under _XOPEN_SOURCE resets the handler on entry and lets a
+ * second signal in). */
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	stop_signals(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); ++i)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 /* A new temporary file for output `path` of option `opt`, registered;
@@ -54,7 +81,22 @@ static int temporary_for(const char *opt, const char *path)
 	char *tmp = xcalloc(n + 8, 1);
 	memcpy(tmp, final, n);
 	memcpy(tmp + n, ".XXXXXX", 8);
+	/* The file is made and registered with the stop signals blocked, so
+	 * that no signal finds it made but not yet known to on_signal. */
+	sigset_t stop, old;
+	stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	if (g_n_outputs == 0) {
+		atexit(discard_temporaries);
+		catch_stop_signals();
+	}
 	const int fd = mkstemp(tmp);
+	if (fd >= 0) {
+		g_tmp[g_n_outputs] = tmp;
+		g_final[g_n_outputs] = final;
+		g_n_outputs++;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0)
 		die("%s: cannot write '%s': %s", opt, path, strerror(errno));
 	/* the permissions a new file gets (mkstemp makes it 0600) */
@@ -62,15 +104,6 @@ static int temporary_for(const char *opt, const char *path)
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) != 0)
 		warn("%s: cannot set the permissions of '%s': %s", opt, path, strerror(errno));
-	if (g_n_outputs == 0) {
-		atexit(discard_temporaries);
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
-	}
-	g_tmp[g_n_outputs] = tmp;
-	g_final[g_n_outputs] = final;
-	g_n_outputs++;
 	return fd;
 }
 
