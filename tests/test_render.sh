@@ -514,7 +514,7 @@ rc_png=$rc
 		--csv "$tmp/keep/k.csv" >/dev/null 2>&1
 )
 rc_big=$?
-LV2_PATH=$lv2dir timeout -s INT 2 "$render" double --seconds 3000 -q --wav "$tmp/keep/k.wav" \
+LV2_PATH=$lv2dir timeout -k 20 -s INT 2 "$render" double --seconds 3000 -q --wav "$tmp/keep/k.wav" \
 	--csv "$tmp/keep/k.csv" >/dev/null 2>&1
 rc_int=$?
 left=$(cd "$tmp/keep" && ls | tr '\n' ' ')
@@ -531,13 +531,14 @@ fi
 # SIGINTs in a row.  The second one used to kill the process inside the
 # handler of the first (signal() reset it on entry), before the unlinks:
 # temporaries were left in 4 of 20 runs.  (SIGINT ignored by the caller,
-# as for a job started in the background of a script, as CI does.)
+# as for a job started in the background of a script, as CI does; -k 20:
+# a render that missed the signal is killed, not left writing 3000 s.)
 mkdir -p "$tmp/twice"
 left=0
 for i in 1 2 3 4 5 6; do
 	(
 		trap '' INT
-		LV2_PATH=$lv2dir timeout -s INT 1 "$render" double --seconds 3000 -q \
+		LV2_PATH=$lv2dir timeout -k 20 -s INT 1 "$render" double --seconds 3000 -q \
 			--wav "$tmp/twice/k.wav" --csv "$tmp/twice/k.csv" >/dev/null 2>&1
 	)
 	[ -n "$(ls "$tmp/twice")" ] && left=$((left + 1))

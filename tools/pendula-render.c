@@ -51,6 +51,7 @@ int main(int argc, char **argv)
 	    LV2_CORE__hardRTCapable, LV2_CORE__inPlaceBroken,
 	    LV2_CORE__isLive,        NULL};
 
+	outputs_init();
 	parse_args(argc, argv, &o);
 	g_quiet = o.quiet;
 	total = (uint64_t)llround(o.seconds * (double)o.rate);

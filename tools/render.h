@@ -187,6 +187,10 @@ void tracks_free(Track *tracks, uint32_t n);
 SNDFILE *wav_open(const Options *o, const Host *h);
 FILE *csv_open(const Options *o, const Host *h);
 void csv_write(FILE *csv, uint64_t frame, long rate, const float *values, uint32_t n);
+/* Output files: their temporaries removed at exit and on SIGINT, SIGTERM
+ * and SIGHUP (called first thing, so that a signal never finds the tool
+ * between a default disposition and its temporaries). */
+void outputs_init(void);
 /* An output file ("-": stdout), written under a temporary name until
  * outputs_commit(). */
 FILE *open_output(const char *opt, const char *path);

@@ -49,13 +49,13 @@ static void stop_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
-/* on_signal for them, with all three blocked while it runs (sigaction:
- * signal() under _XOPEN_SOURCE resets the handler on entry and lets a
- * second signal in). */
-static void catch_stop_signals(void)
+void outputs_init(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	struct sigaction sa;
+	atexit(discard_temporaries);
+	/* (sigaction: signal() under _XOPEN_SOURCE resets the handler on
+	 * entry and lets a second signal in) */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	stop_signals(&sa.sa_mask);
@@ -86,10 +86,6 @@ static int temporary_for(const char *opt, const char *path)
 	sigset_t stop, old;
 	stop_signals(&stop);
 	sigprocmask(SIG_BLOCK, &stop, &old);
-	if (g_n_outputs == 0) {
-		atexit(discard_temporaries);
-		catch_stop_signals();
-	}
 	const int fd = mkstemp(tmp);
 	if (fd >= 0) {
 		g_tmp[g_n_outputs] = tmp;
@@ -107,33 +103,35 @@ static int temporary_for(const char *opt, const char *path)
 	return fd;
 }
 
+/* The outputs are no longer registered (their files dealt with). */
+static void forget_outputs(void)
+{
+	for (int i = 0; i < g_n_outputs; ++i) {
+		free(g_tmp[i]);
+		free(g_final[i]);
+		g_tmp[i] = g_final[i] = NULL;
+	}
+	g_n_outputs = 0;
+}
+
 int outputs_commit(void)
 {
 	int err = 0;
-	for (int i = 0; i < g_n_outputs; ++i) {
+	for (int i = 0; i < g_n_outputs; ++i)
 		if (rename(g_tmp[i], g_final[i]) != 0) {
 			fprintf(stderr, PROG ": cannot write '%s': %s\n", g_final[i],
 			        strerror(errno));
 			unlink(g_tmp[i]);
 			err = 1;
 		}
-		free(g_tmp[i]);
-		free(g_final[i]);
-		g_tmp[i] = g_final[i] = NULL;
-	}
-	g_n_outputs = 0;
+	forget_outputs();
 	return err;
 }
 
 void outputs_discard(void)
 {
 	discard_temporaries();
-	for (int i = 0; i < g_n_outputs; ++i) {
-		free(g_tmp[i]);
-		free(g_final[i]);
-		g_tmp[i] = g_final[i] = NULL;
-	}
-	g_n_outputs = 0;
+	forget_outputs();
 }
 
 SNDFILE *wav_open(const Options *o, const Host *h)

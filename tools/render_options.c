@@ -152,7 +152,7 @@ typedef enum {
 	OPT_STATS,
 	OPT_QUIET,
 	OPT_HELP,
-	OPT_PLUGIN
+	OPT_PLUGIN /* (the last: parse_args counts on it) */
 } OptionId;
 
 typedef struct {
