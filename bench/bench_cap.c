@@ -21,6 +21,8 @@
  *         worst_steps_per_frame=S slowest_time_ratio=R
  *   #   dearest: the settings of worst_ns_per_frame
  *   #   slowest: the settings of slowest_time_ratio (when it is not 1)
+ *   #   floor #I: for each musical setting at the cap, what a far cheaper
+ *         integrator would need along the same motion (print_floor)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "pendula_engine.h"
@@ -216,7 +218,8 @@ static pendula_engine *run_timed(const pendula_params *p, double *ns)
 	return e;
 }
 
-static void run_one(const pendula_params *p, tally *t)
+/* Whether the setting hit the cap. */
+static int run_one(const pendula_params *p, tally *t)
 {
 	double ns;
 	pendula_engine *e = run_timed(p, &ns);
@@ -241,6 +244,119 @@ static void run_one(const pendula_params *p, tally *t)
 		t->worst_ns = ns;
 		t->dearest = *p;
 	}
+	return hit;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The floor under a setting's work: is the cap a limit of the physics or of */
+/* the engine's accuracy?                                                    */
+
+#define JAC_MAX (2 * PENDULA_MAX_DOF)
+
+/* a = a^2 / max|a^2|; returns log max|a^2| (-inf for a zero matrix). */
+static double square_scaled(double *a, int n)
+{
+	static double b[JAC_MAX * JAC_MAX];
+	double top = 0.0;
+	for (int i = 0; i < n; ++i)
+		for (int j = 0; j < n; ++j) {
+			double s = 0.0;
+			for (int k = 0; k < n; ++k)
+				s += a[i * n + k] * a[k * n + j];
+			b[i * n + j] = s;
+			top = fmax(top, fabs(s));
+		}
+	if (!(top > 0.0))
+		return -INFINITY;
+	for (int i = 0; i < n * n; ++i)
+		a[i] = b[i] / top;
+	return log(top);
+}
+
+/* The fastest frequency of the motion linearised at the state s, simulated
+ * rad/s: the spectral radius of the Jacobian of (q, qdot) -> (qdot, qddot),
+ * by central differences of pendula_accel (the 3-D models: without z
+ * forcing) and 8 squarings (||J^256||^(1/256), within about 1 %).  For the
+ * 3-D models, whose coordinates are positions, the directions off the
+ * constraints add eigenvalues near 0, not large ones. */
+static double fastest_frequency(const pendula_system *sys, const pendula_state *s)
+{
+	const int d = sys->dof, n = 2 * d;
+	static double jac[JAC_MAX * JAC_MAX];
+	double q[PENDULA_MAX_DOF], v[PENDULA_MAX_DOF];
+	memset(jac, 0, sizeof(jac));
+	memcpy(q, s->q, sizeof(q));
+	pendula_velocity(sys, s->q, s->p, v);
+	for (int k = 0; k < d; ++k)
+		jac[k * n + d + k] = 1.0;
+	for (int j = 0; j < n; ++j) {
+		double *x = j < d ? &q[j] : &v[j - d];
+		const double x0 = *x, dx = 1e-7 * fmax(1e-3, fabs(x0));
+		double up[PENDULA_MAX_DOF], down[PENDULA_MAX_DOF];
+		*x = x0 + dx;
+		pendula_accel(sys, q, v, s->phase_x, s->phase_y, up);
+		*x = x0 - dx;
+		pendula_accel(sys, q, v, s->phase_x, s->phase_y, down);
+		*x = x0;
+		for (int k = 0; k < d; ++k)
+			jac[(d + k) * n + j] = (up[k] - down[k]) / (2.0 * dx);
+	}
+	double top = 0.0;
+	for (int i = 0; i < n * n; ++i)
+		top = fmax(top, fabs(jac[i]));
+	if (!(top > 0.0))
+		return 0.0;
+	for (int i = 0; i < n * n; ++i)
+		jac[i] /= top;
+	double log_rho = log(top), weight = 1.0;
+	for (int m = 0; m < 8; ++m) {
+		const double l = square_scaled(jac, n);
+		weight *= 0.5;
+		if (isinf(l))
+			return 0.0;
+		log_rho += weight * l;
+	}
+	return exp(log_rho);
+}
+
+/* Runs the setting again frame by frame and asks, at the end of the step
+ * the next frame falls in, how fast its motion is (fastest_frequency): an
+ * integrator that took steps of 1 rad of that frequency, each costing the
+ * bookkeeping and a single iteration (far below the engine's accuracy: its
+ * steps resolve the motion to 0.05-0.6 rad, with several iterations each),
+ * paid from the same budget with the same carry-over, would fall behind
+ * real time in the printed number of frames.  0 says the cap hit is the
+ * price of the engine's accuracy, not of the physics alone. */
+static void print_floor(const pendula_params *p, int index)
+{
+	pendula_engine *e = pendula_engine_new(SR, p);
+	const pendula_system *sys = pendula_engine_system(e);
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	const double per_step = PENDULA_WORK_STEP + sys->work_iteration;
+	const double share = st.max_work_per_frame, cap = share + PENDULA_BURST_WORK;
+	double credit = PENDULA_BURST_WORK, t_before = 0.0, fastest = 0.0, peak = 0.0,
+	       short_frames = 0.0;
+	for (long i = 0; i < FRAMES; ++i) {
+		pendula_frame f;
+		pendula_engine_tick(e, &f);
+		pendula_state s;
+		pendula_engine_state(e, &s);
+		const double dt = f.t - t_before; /* simulated time of this frame */
+		t_before = f.t;
+		const double rho = fastest_frequency(sys, &s);
+		const double frames = dt / p->time_scale * SR; /* at full speed */
+		fastest = fmax(fastest, rho);
+		peak = fmax(peak, rho * p->time_scale / SR);
+		credit = fmin(credit + frames * share, cap) - rho * dt * per_step;
+		if (credit < 0.0)
+			short_frames += frames;
+	}
+	pendula_engine_free(e);
+	printf("#   floor #%d: fastest linearised motion %.3g rad/s; at 1 rad per step of %.0f "
+	       "units it needs up to %.3g steps per frame, the budget pays %.3g: %.0f frames "
+	       "behind real time\n",
+	       index, fastest, per_step, peak, share / per_step, short_frames);
 }
 
 static void print_params(const char *what, const pendula_params *p)
@@ -370,7 +486,8 @@ int main(int argc, char **argv)
 					draw_musical(&p, (pendula_model)m);
 				else
 					draw_in_range(&p, (pendula_model)m, c);
-				run_one(&p, &t);
+				if (run_one(&p, &t) && dist == 0)
+					print_floor(&p, c);
 			}
 			printf("bench cap_%s_%s settings=%d capped=%d fraction=%.4f "
 			       "worst_ns_per_frame=%.1f worst_steps_per_frame=%.2f "

@@ -954,6 +954,50 @@ static void test_bodies_added(void)
 	}
 }
 
+/* pendula_engine_state is the end of the step the next frame falls in:
+ * that frame's time is inside the step, and the state's own energy (from
+ * pendula_energy, not from the engine's channels) is the run's. */
+static void test_engine_state(void)
+{
+	static const pendula_model models[] = {PENDULA_MODEL_DOUBLE, PENDULA_MODEL_CHAIN,
+	                                       PENDULA_MODEL_SPHERICAL};
+	for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); ++m) {
+		pendula_params p;
+		pendula_params_default(&p, models[m]);
+		pendula_engine *e = pendula_engine_new(48000, &p);
+		const pendula_system *sys = pendula_engine_system(e);
+		double worst_t = 0.0, worst_e = 0.0;
+		int inside = 1;
+		for (int i = 0; i < 48000; ++i) {
+			pendula_frame f;
+			pendula_engine_tick(e, &f);
+			pendula_state s;
+			pendula_engine_state(e, &s);
+			pendula_stats st;
+			pendula_engine_stats(e, &st);
+			const double next =
+			    f.t + p.time_scale / 48000.0; /* the next frame's time */
+			inside &= next <= s.t * (1.0 + 1e-12) &&
+			          s.t - next <= st.step_size * (1.0 + 1e-9);
+			worst_t = fmax(worst_t, s.t - next);
+			double v[PENDULA_MAX_DOF];
+			pendula_velocity(sys, s.q, s.p, v);
+			const double en =
+			    pendula_energy_normalised(sys, pendula_energy(sys, s.q, v));
+			worst_e = fmax(worst_e, fabs(en - f.energy));
+		}
+		printf("  %s: state ahead of the next frame by at most %.3g s; energies apart by "
+		       "%.2g\n",
+		       pendula_model_infos[models[m]].slug, worst_t, worst_e);
+		CU_ASSERT(inside);
+		CU_ASSERT(worst_t > 0.0);
+		/* conserved (no forcing, damping or torque by default): the frame
+		 * between two steps and the step's end agree to the energy error */
+		CU_ASSERT(worst_e < 1e-6);
+		pendula_engine_free(e);
+	}
+}
+
 /* New settings act within about 10 ms of audio at any time scale: at
  * time_scale 0.01 a step of 1/128 s of simulated time would otherwise last
  * 0.78 s of audio (MAX_STEP_AUDIO in engine.c). */
@@ -1384,6 +1428,7 @@ static CU_TestInfo engine_tests[] = {
     {"sample-rate independence", test_sample_rate_independent},
     {"smooth output, continuous parameter changes", test_smooth_and_continuous},
     {"bodies added while running", test_bodies_added},
+    {"the state at the end of the current step", test_engine_state},
     {"new settings act within 10 ms at any time scale", test_settings_latency},
     {"stiff and extreme settings", test_stiff_and_extreme},
     {"random settings inside the ranges", test_random_settings_in_range},

@@ -1164,6 +1164,11 @@ const pendula_system *pendula_engine_system(const pendula_engine *e)
 	return &e->sys;
 }
 
+void pendula_engine_state(const pendula_engine *e, pendula_state *s)
+{
+	*s = e->st;
+}
+
 /* Rebase the forcing phase so that it equals the request at the current
  * frame: the current step is left as it is, the next ones follow. */
 static inline double frame_u(const pendula_engine *e)

@@ -342,6 +342,11 @@ double pendula_engine_lost_time(const pendula_engine *e);
 uint32_t pendula_engine_settings_serial(const pendula_engine *e);
 /* The settings in force and their derived constants (e.g. for drawing). */
 const pendula_system *pendula_engine_system(const pendula_engine *e);
+/* The state at the end of the current step (coordinates, momenta, phases,
+ * simulated time; pendula_velocity gives the velocities), the step the next
+ * frame falls in: a frame done, the engine takes the steps the next one
+ * needs.  For benchmarks and tests that look at the motion itself. */
+void pendula_engine_state(const pendula_engine *e, pendula_state *s);
 
 /* Work counters since the engine was made (a reset does not clear them:
  * a caller compares two readings), for benchmarks and tests. */
