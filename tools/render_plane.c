@@ -119,11 +119,14 @@ int plane_n_bodies(const Plane *pl)
 	return pl->sys.n;
 }
 
+/* Every output of a body beyond the model's N (its angle, rate, direction:
+ * the body is the symbol's trailing digit, as for the plugin's port groups
+ * and its silent outputs) reads 0. */
 int plane_unused_signal(const Plane *pl, uint32_t s)
 {
-	for (int k = pl->sys.n; pl->active && k < PENDULA_MAX_BODIES; ++k)
-		if (pl->angle_sig[k] == (int)s)
-			return 1;
+	for (int id = 0; pl->active && id < PENDULA_N_PORT_IDS; ++id)
+		if (pl->port_sig[id] == (int)s)
+			return pendula_symbol_body(pendula_ports[id].symbol) > pl->sys.n;
 	return 0;
 }
 
