@@ -319,6 +319,35 @@ static double fastest_frequency(const pendula_system *sys, const pendula_state *
 	return exp(log_rho);
 }
 
+/* fastest_frequency against a known answer: the double pendulum (and the
+ * spherical pendulum of two links, its 3-D coordinates) hanging at rest,
+ * equal masses and lengths, whose fast normal mode is sqrt((2 + sqrt 2)
+ * g / l). */
+static void print_floor_check(void)
+{
+	static const pendula_model models[] = {PENDULA_MODEL_DOUBLE, PENDULA_MODEL_SPHERICAL};
+	for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); ++m) {
+		pendula_params p;
+		pendula_params_default(&p, models[m]);
+		p.n_bodies = 2;
+		p.m[0] = p.m[1] = 1.0;
+		p.l[0] = p.l[1] = 1.0;
+		p.pivot_x_amp = p.pivot_y_amp = 0.0;
+		for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
+			p.theta_init[k] = 0.0;
+		/* the state at rest, as the engine starts it */
+		pendula_engine *e = pendula_engine_new(SR, &p);
+		pendula_state s;
+		pendula_engine_state(e, &s);
+		const double rho = fastest_frequency(pendula_engine_system(e), &s),
+		             mode = sqrt((2.0 + sqrt(2.0)) * p.gravity / p.l[0]);
+		printf("# floor check, %s at rest: fastest linearised frequency %.6g rad/s, "
+		       "fast normal mode %.6g\n",
+		       pendula_model_infos[models[m]].slug, rho, mode);
+		pendula_engine_free(e);
+	}
+}
+
 /* Runs the setting again frame by frame and asks, at the end of the step
  * the next frame falls in, how fast its motion is (fastest_frequency): an
  * integrator that took steps of 1 rad of that frequency, each costing the
@@ -474,6 +503,7 @@ int main(int argc, char **argv)
 	       "audio time.\n",
 	       n, SECONDS, BLOCK);
 	print_prices();
+	print_floor_check();
 	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
 		for (int dist = 0; dist < 2; ++dist) {
 			rng_state = 0x5eed0000u + 17u * (unsigned)m + (unsigned)dist;
