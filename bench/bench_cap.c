@@ -13,6 +13,13 @@
  * its initial state; a setting "hits the cap" if any frame was capped or if
  * the simulated time at the end differs from time_scale x audio time.
  *
+ *   bench_cap [--quick] [--musical] [--seconds S]
+ *     --quick      50 settings per model and distribution instead of 500
+ *     --musical    the musical distribution only
+ *     --seconds S  S seconds of audio per setting instead of 0.5 (0 < S <=
+ *                  600): a motion that needs more work later in its run
+ *                  reaches the cap only in a longer window
+ *
  * First, how the work cap's prices follow CPU time (print_prices).
  *
  * Prints, never asserts:
@@ -37,7 +44,7 @@
 
 #define SR      48000.0
 #define BLOCK   256
-#define SECONDS 0.5
+#define SECONDS 0.5 /* of audio per setting, unless --seconds says */
 #define DEG     (3.14159265358979323846 / 180.0)
 
 static uint64_t rng_state;
@@ -200,11 +207,18 @@ typedef struct {
 	pendula_params dearest, slowest; /* the settings of worst_ns and worst_ratio */
 } tally;
 
-#define FRAMES ((long)(SECONDS * SR) / BLOCK * BLOCK)
+/* Whole blocks of audio in so many seconds. */
+static long frames_of(double seconds)
+{
+	return (long)(seconds * SR) / BLOCK * BLOCK;
+}
 
-/* A new engine with settings p, run for FRAMES frames (every channel
+/* Frames each setting runs (--seconds). */
+static long run_frames;
+
+/* A new engine with settings p, run for frames frames (every channel
  * written); ns: thread CPU ns per frame.  The caller frees it. */
-static pendula_engine *run_timed(const pendula_params *p, double *ns)
+static pendula_engine *run_timed(const pendula_params *p, long frames, double *ns)
 {
 	static float buf[PENDULA_N_CHANNELS][BLOCK];
 	pendula_outputs o;
@@ -212,9 +226,9 @@ static pendula_engine *run_timed(const pendula_params *p, double *ns)
 		o.ch[ch] = buf[ch];
 	pendula_engine *e = pendula_engine_new(SR, p);
 	const double t0 = thread_now();
-	for (long done = 0; done < FRAMES; done += BLOCK)
+	for (long done = 0; done < frames; done += BLOCK)
 		pendula_engine_run(e, BLOCK, &o);
-	*ns = (thread_now() - t0) * 1e9 / (double)FRAMES;
+	*ns = (thread_now() - t0) * 1e9 / (double)frames;
 	return e;
 }
 
@@ -222,8 +236,8 @@ static pendula_engine *run_timed(const pendula_params *p, double *ns)
 static int run_one(const pendula_params *p, tally *t)
 {
 	double ns;
-	pendula_engine *e = run_timed(p, &ns);
-	const long frames = FRAMES;
+	const long frames = run_frames;
+	pendula_engine *e = run_timed(p, frames, &ns);
 	pendula_stats st;
 	pendula_engine_stats(e, &st);
 	/* simulated time of the next frame against time_scale x audio time */
@@ -366,7 +380,7 @@ static void print_floor(const pendula_params *p, int index)
 	const double share = st.max_work_per_frame, cap = share + PENDULA_BURST_WORK;
 	double credit = PENDULA_BURST_WORK, t_before = 0.0, fastest = 0.0, peak = 0.0,
 	       short_frames = 0.0;
-	for (long i = 0; i < FRAMES; ++i) {
+	for (long i = 0; i < run_frames; ++i) {
 		pendula_frame f;
 		pendula_engine_tick(e, &f);
 		pendula_state s;
@@ -400,13 +414,15 @@ static void print_params(const char *what, const pendula_params *p)
 	       p->pivot_y_freq);
 }
 
-/* Thread CPU ns per frame and work units per frame of 0.5 s of audio. */
+/* Thread CPU ns per frame and work units per frame of SECONDS of audio
+ * (whatever --seconds says). */
 static void cost_of(const pendula_params *p, double *ns, double *work)
 {
-	pendula_engine *e = run_timed(p, ns);
+	const long frames = frames_of(SECONDS);
+	pendula_engine *e = run_timed(p, frames, ns);
 	pendula_stats st;
 	pendula_engine_stats(e, &st);
-	*work = (double)st.work / (double)FRAMES;
+	*work = (double)st.work / (double)frames;
 	pendula_engine_free(e);
 }
 
@@ -480,11 +496,47 @@ static void print_prices(void)
 		       median_of(ratio[c], PRICE_ROUNDS));
 }
 
+static void usage(const char *why)
+{
+	fprintf(stderr,
+	        "bench_cap: %s\n"
+	        "usage: bench_cap [--quick] [--musical] [--seconds S]  (0 < S <= 600)\n",
+	        why);
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
-	const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	int quick = 0, musical_only = 0;
+	double seconds = SECONDS;
+	for (int i = 1; i < argc; ++i) {
+		char why[160];
+		if (!strcmp(argv[i], "--quick")) {
+			quick = 1;
+		} else if (!strcmp(argv[i], "--musical")) {
+			musical_only = 1;
+		} else if (!strcmp(argv[i], "--seconds")) {
+			char *end = NULL;
+			const char *arg = i + 1 < argc ? argv[++i] : "";
+			seconds = strtod(arg, &end);
+			if (end == arg || *end || !(seconds > 0.0 && seconds <= 600.0) ||
+			    frames_of(seconds) < BLOCK) {
+				snprintf(
+				    why, sizeof(why),
+				    "--seconds wants seconds of audio, more than one block and at "
+				    "most 600, not '%.60s'",
+				    arg);
+				usage(why);
+			}
+		} else {
+			snprintf(why, sizeof(why), "unknown argument '%.60s'", argv[i]);
+			usage(why);
+		}
+	}
+	run_frames = frames_of(seconds);
 	const int n = quick ? 50 : 500;
-	printf("# Work cap: %d settings per model and distribution, %.1f s of audio each at "
+	printf("# Work cap: %d settings per model and distribution, %g s of audio (%ld frames) "
+	       "each at "
 	       "48 kHz, blocks of %d.\n"
 	       "# musical: time_scale log-uniform 0.1..10; gravity log-uniform 1.62..24.8 m/s^2;\n"
 	       "#   masses log-uniform 0.01..100 kg, lengths log-uniform 0.01..10 m, c and b\n"
@@ -501,11 +553,11 @@ int main(int argc, char **argv)
 	       "#   declared range; forcing on in one case of three.\n"
 	       "# A setting hits the cap if a frame was capped or simulated time != time_scale x "
 	       "audio time.\n",
-	       n, SECONDS, BLOCK);
+	       n, seconds, run_frames, BLOCK);
 	print_prices();
 	print_floor_check();
 	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
-		for (int dist = 0; dist < 2; ++dist) {
+		for (int dist = 0; dist < (musical_only ? 1 : 2); ++dist) {
 			rng_state = 0x5eed0000u + 17u * (unsigned)m + (unsigned)dist;
 			tally t;
 			memset(&t, 0, sizeof(t));
