@@ -290,9 +290,12 @@ static double square_scaled(double *a, int n)
 /* The fastest frequency of the motion linearised at the state s, simulated
  * rad/s: the spectral radius of the Jacobian of (q, qdot) -> (qdot, qddot),
  * by central differences of pendula_accel (the 3-D models: without z
- * forcing) and 8 squarings (||J^256||^(1/256), within about 1 %).  For the
- * 3-D models, whose coordinates are positions, the directions off the
- * constraints add eigenvalues near 0, not large ones. */
+ * forcing) and 8 squarings: ||J^256||^(1/256), off the radius by a factor
+ * of at most about (n cond(V))^(1/256), V the eigenvectors, whose position
+ * and velocity parts differ by the frequency itself: within 1 % for
+ * print_floor_check's pendulums, 5 % at 3e5 rad/s.  For the 3-D models,
+ * whose coordinates are positions, the directions off the constraints add
+ * eigenvalues near 0, not large ones. */
 static double fastest_frequency(const pendula_system *sys, const pendula_state *s)
 {
 	const int d = sys->dof, n = 2 * d;
