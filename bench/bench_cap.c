@@ -526,7 +526,7 @@ int main(int argc, char **argv)
 			    frames_of(seconds) < BLOCK) {
 				snprintf(
 				    why, sizeof(why),
-				    "--seconds wants seconds of audio, more than one block and at "
+				    "--seconds wants seconds of audio, at least one block and at "
 				    "most 600, not '%.60s'",
 				    arg);
 				usage(why);

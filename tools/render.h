@@ -209,8 +209,7 @@ typedef struct {
 	int three_d; /* two projections: x-y and x-z */
 	pendula_system sys;
 	int variant;
-	int angle_sig[PENDULA_MAX_BODIES]; /* signal index of body k's angle, or -1 */
-	int port_sig[PENDULA_N_PORT_IDS];  /* signal index of a signal output port, or -1 */
+	int port_sig[PENDULA_N_PORT_IDS]; /* signal index of a signal output port, or -1 */
 	double q_init[PENDULA_MAX_DOF], q_last[PENDULA_MAX_DOF];
 	int n_tips;
 	pendula_vec3 *path[PENDULA_POSE_MAX_TIPS];

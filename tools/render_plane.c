@@ -39,8 +39,6 @@ void plane_setup(Plane *pl, Host *h, uint64_t total_frames)
 	pendula_pose pose;
 
 	memset(pl, 0, sizeof(*pl));
-	for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
-		pl->angle_sig[k] = -1;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 		pl->port_sig[id] = -1;
 	const int v = variant_of_uri(h->uri);
@@ -53,12 +51,8 @@ void plane_setup(Plane *pl, Host *h, uint64_t total_frames)
 		value[id] = p && p->role == ROLE_CONTROL_IN
 		                ? p->value
 		                : pendula_port_default(v, (pendula_port_id)id);
-		if (pendula_ports[id].kind == PK_SIGNAL_OUT && p && p->role == ROLE_SIGNAL_OUT) {
+		if (pendula_ports[id].kind == PK_SIGNAL_OUT && p && p->role == ROLE_SIGNAL_OUT)
 			pl->port_sig[id] = (int)p->signal;
-			const int k = pendula_port_angle_body((pendula_port_id)id);
-			if (k >= 0)
-				pl->angle_sig[k] = p->signal;
-		}
 	}
 	pendula_params_from_ports(&params, v, value);
 	pendula_system_init(&pl->sys, &params);
