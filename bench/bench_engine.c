@@ -137,7 +137,9 @@ static void rk4_accel(rk4_lfo *r, const double *th, const double *w, double *acc
 static void rk4_frame(rk4_lfo *r, double h, float *out)
 {
 	const int n = r->sys.n;
-	double k1t[4], k1w[4], k2t[4], k2w[4], k3t[4], k3w[4], k4t[4], k4w[4], t[4], w[4];
+	/* (every body the models allow: the six-link chains have six) */
+	enum { NB = PENDULA_MAX_BODIES };
+	double k1t[NB], k1w[NB], k2t[NB], k2w[NB], k3t[NB], k3w[NB], k4t[NB], k4w[NB], t[NB], w[NB];
 	memcpy(k1t, r->w, sizeof(k1t));
 	rk4_accel(r, r->th, r->w, k1w);
 	for (int k = 0; k < n; ++k) {
