@@ -597,7 +597,7 @@ static void materialize_last(pendula_engine *e)
 /* ------------------------------------------------------------------------ */
 /* The chaos knob: a feedback force that holds the normalised energy       */
 /*                                                                          */
-/* README.md ("Energy as a control").  The force is a generalised force     */
+/* README.md ("The chaos knob").  The force is a generalised force          */
 /* along the motion, F = mu(t) R(q) q' (R the mass matrix, pivot frame):    */
 /* a torque proportional to each body's momentum, never a rescaling of the  */
 /* state.  Its power is F . q' = 2 mu T.  With q and t frozen its flow is   */

@@ -17,7 +17,7 @@
  * own damping term is taken implicitly (R + h a_ii Lambda is still an
  * arrowhead matrix, solved in O(N)).  (Until 0.2 the kernel composed the
  * implicit midpoint rule to 4th order after Suzuki: at the same accuracy it
- * took about four times the steps; README.md, "Benchmarks".)
+ * took about four times the steps; docs/BENCHMARKS.md, "Fifth round".)
  */
 #include "chaosman.h"
 
