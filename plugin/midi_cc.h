@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * MIDI control-change encoder for the signal outputs (README.md, "MIDI ports").
+ * MIDI control-change encoder for the signal outputs (README.md, "MIDI and
+ * tempo ports").
  * Plain C99, no LV2 header: the LV2 glue feeds it the values of each frame
  * and writes the messages it returns into the MIDI output; the unit tests
  * (tests/test_midi_tempo.c) drive it directly.

@@ -44,7 +44,7 @@ static inline tg_point tg_along(tg_point from, double len, double th)
 	return p;
 }
 
-/* The 3-D models (README.md, "The 3-D models"), from the control outputs:
+/* The 3-D models (README.md, "The 3-D plugins"), from the control outputs:
  *  spherical: link 1's direction (x1, y1, z1)_ctl, the last bob at
  *    (tip_x, tip_y, tip_z)_ctl times the total length l1 + ... + lN from
  *    the pivot (pivot_x, pivot_y, pivot_z)_ctl; bob 1 at l1 along link 1.

@@ -177,8 +177,9 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	 * earlier 3 + 8 N + N^2 (87 for six) charged six links about 4.1 ns per
 	 * unit against the double pendulum's 5.5 (medians of six runs).  A
 	 * solve done in one iteration still pays its setup (fresh sines and
-	 * cosines, the Newton matrices and their LU), so such steps cost up to
-	 * about 1.5 times their price. */
+	 * cosines, the Newton matrices and their LU), so such steps cost more
+	 * than their price: up to about 3 times at the cap (README.md,
+	 * "Bounded work"). */
 	sys->work_iteration = (unsigned char)((4 + 16 * n + n * n) / 2);
 	int shape = p->shape;
 	shape = shape < PENDULA_SHAPE_BOBS     ? PENDULA_SHAPE_BOBS
