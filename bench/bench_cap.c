@@ -32,6 +32,7 @@
  *         integrator would need along the same motion (print_floor)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_stats.h"
 #include "pendula_engine.h"
 #include "ports.h"
 
@@ -74,13 +75,6 @@ static double port_random(pendula_port_id id)
 	if ((info->flags & PF_LOG) && info->min > 0)
 		return logu(info->min, info->max);
 	return lin(info->min, info->max);
-}
-
-static double thread_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
 /* Every control that fills a setting of this model, over its whole range. */
@@ -225,10 +219,10 @@ static pendula_engine *run_timed(const pendula_params *p, long frames, double *n
 	for (int ch = 0; ch < PENDULA_N_CHANNELS; ++ch)
 		o.ch[ch] = buf[ch];
 	pendula_engine *e = pendula_engine_new(SR, p);
-	const double t0 = thread_now();
+	const double t0 = bench_thread_now();
 	for (long done = 0; done < frames; done += BLOCK)
 		pendula_engine_run(e, BLOCK, &o);
-	*ns = (thread_now() - t0) * 1e9 / (double)frames;
+	*ns = (bench_thread_now() - t0) * 1e9 / (double)frames;
 	return e;
 }
 
@@ -440,18 +434,6 @@ static void cost_of(const pendula_params *p, double *ns, double *work)
 #define PRICE_ROUNDS 9
 #define PRICE_SIZES  (PENDULA_N_MODELS * PENDULA_MAX_BODIES)
 
-static int compare_doubles(const void *a, const void *b)
-{
-	const double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *x, int n)
-{
-	qsort(x, (size_t)n, sizeof(x[0]), compare_doubles);
-	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
 static void print_prices(void)
 {
 	{ /* a run whose figures are dropped: the first one pays for cold caches */
@@ -495,8 +477,8 @@ static void print_prices(void)
 		printf("bench work_price_%s n=%d work_iteration=%d ns_per_unit=%.2f "
 		       "vs_double=%.2f\n",
 		       pendula_model_infos[size[c].model].slug, size[c].n_bodies,
-		       iteration_price[c], median_of(per_unit[c], PRICE_ROUNDS),
-		       median_of(ratio[c], PRICE_ROUNDS));
+		       iteration_price[c], bench_median(per_unit[c], PRICE_ROUNDS),
+		       bench_median(ratio[c], PRICE_ROUNDS));
 }
 
 static void usage(const char *why)

@@ -9,6 +9,7 @@
  * Timings are medians of 5 runs.  Never a test: nothing here asserts time.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_stats.h"
 #include "pendula_engine.h"
 
 #include <math.h>
@@ -26,18 +27,6 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	const double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median5(double *v)
-{
-	qsort(v, 5, sizeof(double), cmp_double);
-	return v[2];
 }
 
 static volatile float sink;
@@ -68,7 +57,7 @@ static double engine_ns_per_frame(const pendula_params *p, long frames)
 		sink = buf[0][BLOCK - 1];
 		pendula_engine_free(e);
 	}
-	return median5(runs);
+	return bench_median(runs, 5);
 }
 
 static double engine_energy_spread(const pendula_params *p, long frames, double *steps_per_frame)
@@ -183,7 +172,7 @@ static double rk4_ns_per_frame(const pendula_params *p, long frames)
 		runs[r] = (now() - t0) * 1e9 / frames;
 		sink = out[0];
 	}
-	return median5(runs);
+	return bench_median(runs, 5);
 }
 
 static double rk4_energy_spread(const pendula_params *p, long frames)

@@ -37,6 +37,7 @@
  *   (PLUGIN defaults to double, TRIAL_SECONDS, 0.05-60, to 1)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_stats.h"
 #include "ports.h"
 
 #include <lv2/atom/atom.h>
@@ -79,13 +80,6 @@ typedef struct {
 static const LV2_Descriptor *desc;
 static pendula_variant variant;
 static LV2_URID urid_sequence, urid_chunk;
-
-static double thread_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 /* Connects the signal outputs of an instance to BLOCK-float slices of
  * mem, indexed by port. */
@@ -163,21 +157,15 @@ static double load_of(instance *inst, int n, double trial, double *seen)
 	for (int i = 0; i < n; ++i)
 		instance_run(&inst[i]);
 	for (int r = 0; r < REPEATS; ++r) {
-		const double t0 = thread_now();
+		const double t0 = bench_thread_now();
 		for (int b = 0; b < blocks; ++b)
 			for (int i = 0; i < n; ++i)
 				instance_run(&inst[i]);
-		seen[r] = (thread_now() - t0) / ((double)blocks * BLOCK / RATE);
+		seen[r] = (bench_thread_now() - t0) / ((double)blocks * BLOCK / RATE);
 	}
 	double s[REPEATS];
 	memcpy(s, seen, sizeof(s));
-	for (int i = 1; i < REPEATS; ++i) /* insertion sort: three values */
-		for (int j = i; j > 0 && s[j - 1] > s[j]; --j) {
-			const double x = s[j];
-			s[j] = s[j - 1];
-			s[j - 1] = x;
-		}
-	return s[REPEATS / 2];
+	return bench_median(s, REPEATS);
 }
 
 static void print_trial(int n, double load, const double *seen)
