@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench_stats.h"
 #include "pendula_engine.h"
+#include "ports.h"
 
 #include <math.h>
 #include <stdio.h>

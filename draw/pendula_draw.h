@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The drawing module: any model's pose (plugin/engine/pendula_pose.h) drawn
+ * The drawing module: any model's pose (engine/pendula_pose.h) drawn
  * to scale with cairo into any cairo_t.  The plugin UI (an X11 window), the
  * inline display of the mixer strip (an image surface), the render tool's
  * plane view and the tests all use it.  Pure cairo and C: no X, no LV2, no

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # The README port table is the one ttl_gen --markdown prints from
-# plugin/ports.h.  Fix with: meson compile -C build update-readme-ports
+# contract/ports.h.  Fix with: meson compile -C build update-readme-ports
 # usage: check_readme_ports.sh TTL_GEN README.md
 set -eu
 gen=${1:?usage}; readme=${2:?usage}

@@ -2,7 +2,7 @@
 /*
  * What the test programs share that needs neither lilv nor an LV2 host:
  * CHECK (a CUnit assertion with a formatted message) and look-ups in the
- * port table (plugin/ports.h).  Header-only (static inline); the lilv host
+ * port table (contract/ports.h).  Header-only (static inline); the lilv host
  * plumbing is in lv2_test_host.h, which includes this.
  */
 #ifndef PENDULA_TEST_COMMON_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * A test host on lilv: loads pendula.lv2 from the build tree, checks its
- * description against the port table (plugin/ports.h), then instantiates each
+ * description against the port table (contract/ports.h), then instantiates each
  * plugin at 44.1, 48 and 96 kHz and checks physics and host-facing behaviour
  * through the outputs only:
  *

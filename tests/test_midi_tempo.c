@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Unit tests of the MIDI CC encoder (plugin/midi_cc.c) and the tempo follower
- * (plugin/tempo.c), both plain C without LV2:
+ * Unit tests of the MIDI CC encoder (lv2/midi_cc.c) and the tempo follower
+ * (lv2/tempo.c), both plain C without LV2:
  *
  *   cc_mapping      README.md mapping: ends, centre, clipping, NaN, monotone,
  *                   14-bit MSB = 7-bit code

@@ -9,7 +9,7 @@
  * The host part is generic: the ports, their ranges and defaults come from
  * the plugin's Turtle description through lilv, and any plugin with audio or
  * CV outputs can be rendered by its full URI.  Only the short names and the
- * plane view know about Pendula, through the port table (plugin/ports.h) and
+ * plane view know about Pendula, through the port table (contract/ports.h) and
  * the models' poses.
  *
  *   pendula-render.c     main: the render loop
@@ -249,7 +249,7 @@ typedef struct {
 void layout_png(Layout *L, const Options *o, uint32_t n_signals, int has_plane, uint64_t total);
 int draw_png(FILE *f, const Layout *L, const Host *h, const Options *o, const Track *tracks,
              const Plane *pl, uint64_t total);
-/* Shared by the page and the plane view */
+/* Text and ticks (render_text.c), shared by the page and the plane view */
 void text_at(cairo_t *cr, double x, double y, double ax, double ay, const char *s);
 void text_fit(cairo_t *cr, double x, double y, double max_w, const char *s);
 double nice_step(double range, int max_ticks);

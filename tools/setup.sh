@@ -29,8 +29,8 @@ render="$build/tools/pendula-render"
 if [ -x "$render" ]; then
 	echo "== rendering a demo of every model"
 	mkdir -p out
-	# the models of the registry (plugin/engine/pendula_models.h)
-	models=$(sed -n 's/^[[:space:]]*X([A-Z0-9_]*, \([a-z0-9_]*\),.*/\1/p' plugin/engine/pendula_models.h)
+	# the models of the registry (engine/pendula_models.h)
+	models=$(sed -n 's/^[[:space:]]*X([A-Z0-9_]*, \([a-z0-9_]*\),.*/\1/p' engine/pendula_models.h)
 	for m in $models; do
 		LV2_PATH="$PWD/$build/lv2" "$render" "$m" --seconds 20 --wav "out/$m.wav" --png "out/$m.png"
 	done

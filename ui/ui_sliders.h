@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The sliders of the plugin UI: the control inputs the port table flags
- * PF_UI (plugin/ports.h) that the plugin has, those also flagged
+ * PF_UI (contract/ports.h) that the plugin has, those also flagged
  * PF_UI_FIRST first, each group in table order; a model's
  * author marks which of its settings deserve one.  Shared by the UI and its
  * test probe, so both lay out the same rows.  Header-only.

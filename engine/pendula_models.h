@@ -2,7 +2,7 @@
 /*
  * The model registry: every model of Pendula, once.  The engine finds each
  * model's interface through it (pendula_model_<slug>, defined in the model's
- * own file plugin/engine/model_<slug>.c); the port table (plugin/ports.h)
+ * own file engine/models/model_<slug>.c); the port table (contract/ports.h)
  * says which ports each model has; the TTL generator makes two plugins of
  * each model (<slug> with audio outputs, <slug>-cv with CV outputs).
  *

@@ -5,7 +5,7 @@
  * all read it, so code and description cannot drift.  Plain C, no LV2
  * header.
  *
- * The plugins: two per model of the registry (plugin/engine/pendula_models.h),
+ * The plugins: two per model of the registry (engine/pendula_models.h),
  * <slug> with audio signal outputs and <slug>-cv with CV outputs.  Every port
  * of every plugin has one global id (enum pendula_port_id); a plugin's port
  * index is the position of the port among the rows whose model set includes
@@ -743,5 +743,8 @@ static inline void pendula_param_set(pendula_params *p, pendula_port_id id, doub
 		break;
 	}
 }
+
+/* Fills p with the model's defaults: the port table's (params_default.c). */
+void pendula_params_default(pendula_params *p, pendula_model model);
 
 #endif

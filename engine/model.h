@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The model interface: what the generic engine (engine.c) asks of a model.
- * A model is one file, plugin/engine/model_<slug>.c, that defines
+ * A model is one file, engine/models/model_<slug>.c, that defines
  *
  *     const pendula_model_ops pendula_model_<slug> = { ... };
  *

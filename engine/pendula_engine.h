@@ -30,7 +30,7 @@ extern "C" {
 
 /* Physical settings, in SI units and radians.  Index k-1 is body/joint k.
  * A field means the same thing in every model that uses it (the port table,
- * plugin/ports.h, says which port fills which field). */
+ * contract/ports.h, says which port fills which field). */
 typedef struct {
 	pendula_model model;
 	int n_bodies;                          /* bodies N (parallel), links N (chain); double: 2 */
@@ -75,9 +75,6 @@ typedef enum {
 	PENDULA_SURFACE_KIND_ELLIPSOID = 0, /* x^2/a^2 + y^2/b^2 + z^2/c^2 = 1 about the pivot */
 	PENDULA_SURFACE_KIND_FLOOR = 1,     /* y = d x^2 + A sin(Omega t) sin(k x), z = 0 */
 } pendula_bead_surface;
-
-/* Fills p with the model's defaults: the port table's (plugin/ports.h). */
-void pendula_params_default(pendula_params *p, pendula_model model);
 
 /* ------------------------------------------------------------------------ */
 /* The physics, for tests, tools and the UI (no state, no allocation).       */

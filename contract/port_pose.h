@@ -5,7 +5,7 @@
  * plugin UI, the render tool) needs to ask the model for its pose
  * (pendula_pose_at).  Header-only, plain C, no LV2.
  *
- * Port values are indexed by global port id (plugin/ports.h), in port units.
+ * Port values are indexed by global port id (contract/ports.h), in port units.
  */
 #ifndef PENDULA_PORT_POSE_H
 #define PENDULA_PORT_POSE_H

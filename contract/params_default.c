@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The engine's defaults: the port table's (plugin/ports.h), so the plugin,
+ * The engine's defaults: the port table's (contract/ports.h), so the plugin,
  * the tests and the tools start from the same settings.
  */
-#include "../ports.h"
+#include "ports.h"
 
 #include <string.h>
 
