@@ -8,7 +8,7 @@
  *       appended verbatim to manifest.ttl (presets, UI); a fragment is a
  *       self-contained piece of Turtle with its own @prefix lines.
  *   ttl_gen --markdown
- *       prints the README port table on stdout.
+ *       prints the port reference docs/PORTS.md, the whole file, on stdout.
  *
  * Runs at build time on the build machine; plain C99, no LV2 header (the
  * URIs below are the public vocabulary of LV2).
@@ -42,7 +42,7 @@ _Static_assert(sizeof MOD_BRAND - 1 <= MOD_BRAND_MAX, "mod:brand fits");
 typedef struct {
 	const char *uri;    /* units: suffix, or NULL for a custom unit */
 	const char *label;  /* custom units only */
-	const char *symbol; /* custom units; also the README column */
+	const char *symbol; /* custom units; also the docs/PORTS.md column */
 } unit_desc;
 
 static const unit_desc units[] = {
@@ -445,7 +445,7 @@ static int write_bundle(const char *dir, const char *binary, int n_extra, char *
 	return failed;
 }
 
-/* ---- README port table ---- */
+/* ---- The port reference, docs/PORTS.md ---- */
 
 static const char *kind_text(pendula_port_kind k)
 {
@@ -470,7 +470,7 @@ static void write_markdown_model(FILE *f, pendula_model model)
 	char a[64];
 	const pendula_variant v = (pendula_variant)(2 * model);
 	const unsigned mask = 1u << model;
-	fprintf(f, "\n#### `%s` and `%s`\n\n", pendula_variant_names[v],
+	fprintf(f, "\n## `%s` and `%s`\n\n", pendula_variant_names[v],
 	        pendula_variant_names[v + 1]);
 	fputs("| # | symbol | kind | min | max | default | unit | description |\n"
 	      "|---:|---|---|---:|---:|---|---|---|\n",
@@ -517,8 +517,28 @@ static void write_markdown_model(FILE *f, pendula_model model)
 	}
 }
 
+/* The whole of docs/PORTS.md: generated, so that it cannot drift from the
+ * table; the prose around the tables is here for the same reason. */
 static void write_markdown(FILE *f)
 {
+	fputs("# Ports\n"
+	      "\n"
+	      "<!-- Generated from contract/ports.h by ttl/ttl_gen --markdown: do not\n"
+	      "     edit.  Regenerate with: meson compile -C build update-ports-doc -->\n"
+	      "\n"
+	      "Every port of every Pendula plugin, generated from `contract/ports.h` by\n"
+	      "`ttl/ttl_gen --markdown` (the same table generates the Turtle);\n"
+	      "`meson compile -C build update-ports-doc` rewrites this file and the\n"
+	      "`readme_ports` test checks it.  Port symbols are the plugins' public\n"
+	      "contract: once released, a symbol never changes meaning.  Indices are\n"
+	      "the `lv2:index` in the plugins of each model (the `-cv` ones have the\n"
+	      "same indices).\n"
+	      "\n"
+	      "What the ports mean: [MODELS.md](MODELS.md) (conventions, units, the\n"
+	      "contract in detail), [GUIDE.md](GUIDE.md) (the chaos knob, continuous\n"
+	      "outputs, events, freeze), [HOSTS.md](HOSTS.md) (the MIDI and tempo\n"
+	      "ports, sections in generic UIs).\n",
+	      f);
 	for (int m = 0; m < PENDULA_N_MODELS; ++m)
 		write_markdown_model(f, (pendula_model)m);
 }

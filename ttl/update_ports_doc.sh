@@ -1,0 +1,12 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# Rewrites the port reference docs/PORTS.md, which ttl_gen --markdown prints
+# whole from contract/ports.h (tests/check_readme_ports.sh checks it).
+# usage: update_ports_doc.sh TTL_GEN docs/PORTS.md
+set -eu
+gen=${1:?usage}; doc=${2:?usage}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+"$gen" --markdown > "$tmp" # a failing ttl_gen leaves the file as it was
+cat "$tmp" > "$doc"
+echo "updated $doc"
