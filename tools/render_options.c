@@ -224,13 +224,8 @@ static void set_plugin(Options *o, const char *name)
 	o->plugin = non_empty("PLUGIN", name, "a short name or URI");
 }
 
-void parse_args(int argc, char **argv, Options *o)
+static void set_defaults(Options *o, int argc)
 {
-	int only_positional = 0;
-	/* each option's value so far: one that takes a single value and is
-	 * given twice is an error, not silently the last one */
-	const char *given[OPT_PLUGIN + 1] = {NULL};
-
 	memset(o, 0, sizeof(*o));
 	o->seconds = DEFAULT_SECONDS;
 	o->rate = DEFAULT_RATE;
@@ -238,138 +233,145 @@ void parse_args(int argc, char **argv, Options *o)
 	o->csv_every = 1;
 	o->png_w = DEFAULT_PNG_W;
 	o->png_h = DEFAULT_PNG_H;
+	/* (room for every argument to be a --bundle or a --set) */
 	o->bundles = xcalloc((size_t)argc, sizeof(*o->bundles));
 	o->sets = xcalloc((size_t)argc, sizeof(*o->sets));
+}
 
-	for (int i = 1; i < argc; ++i) {
-		const char *arg = argv[i];
-		const OptionSpec *spec = NULL;
-		const char *value = NULL;
-		char name[64];
-		size_t name_len;
+/* Room for an option's name and its '\0' (a longer one is unknown) */
+#define OPTION_NAME_SIZE 64
 
-		if (only_positional || arg[0] != '-' || strcmp(arg, "-") == 0) {
-			set_plugin(o, arg);
-			continue;
-		}
-		if (strcmp(arg, "--") == 0) {
-			only_positional = 1;
-			continue;
-		}
-		/* --name=value */
-		name_len = strcspn(arg, "=");
-		if (name_len >= sizeof(name))
-			die_usage("unknown option '%s' (see --help)", arg);
-		memcpy(name, arg, name_len);
-		name[name_len] = '\0';
-		for (size_t k = 0; k < sizeof(option_specs) / sizeof(option_specs[0]); ++k)
-			if (strcmp(option_specs[k].name, name) == 0)
-				spec = &option_specs[k];
-		if (!spec)
-			die_usage("unknown option '%s' (see --help)", name);
-		if (arg[name_len] == '=') {
-			if (!spec->has_value)
-				die_usage("%s: takes no value, got '%s'", name, arg + name_len + 1);
-			value = arg + name_len + 1;
-		} else if (spec->has_value) {
-			if (i + 1 >= argc || is_option_name(argv[i + 1]))
-				die_usage("%s: missing value", name);
-			value = argv[++i];
-		}
-		/* (--bundle and --set repeat; PLUGIN has its own message) */
-		if (spec->has_value && spec->id != OPT_BUNDLE && spec->id != OPT_SET &&
-		    spec->id != OPT_PLUGIN) {
-			if (given[spec->id])
-				die_usage("%s given twice ('%s', then '%s')", name, given[spec->id],
-				          value);
-			given[spec->id] = value;
-		}
+/* The option argv[*i] names ("--name" or "--name=value"), its name in
+ * name and its value in *value (the next argument when it takes one
+ * and no "=value" came with it; *i then moves past it). */
+static const OptionSpec *split_option(int argc, char **argv, int *i, char name[OPTION_NAME_SIZE],
+                                      const char **value)
+{
+	const char *arg = argv[*i];
+	const OptionSpec *spec = NULL;
+	const size_t name_len = strcspn(arg, "=");
 
-		switch (spec->id) {
-		case OPT_BUNDLE:
-			o->bundles[o->n_bundles++] = non_empty(name, value, "a directory");
-			break;
-		case OPT_SET: {
-			const char *eq = strchr(value, '=');
-			Setting *s = &o->sets[o->n_sets++];
-			if (!eq || eq == value)
-				die_usage("--set: expected SYMBOL=VALUE, got '%s'", value);
-			s->arg = value;
-			s->symbol = xcalloc((size_t)(eq - value) + 1, 1);
-			memcpy(s->symbol, value, (size_t)(eq - value));
-			if (!parse_number(eq + 1, &s->value))
-				die_usage("--set %s: expected a number, got '%s'", s->symbol,
-				          eq + 1);
-			break;
-		}
-		case OPT_PRESET:
-			o->preset = non_empty(name, value, "a preset URI or label");
-			break;
-		case OPT_LIST_PRESETS:
-			o->list_presets = 1;
-			break;
-		case OPT_LIST_PORTS:
-			o->list_ports = 1;
-			break;
-		case OPT_SECONDS:
-			if (!parse_number(value, &o->seconds) || o->seconds <= 0.0)
-				die_usage("--seconds: expected a positive number, got '%s'", value);
-			o->seconds_given = 1;
-			break;
-		case OPT_RATE:
-			o->rate = parse_int_option("--rate", value, MIN_RATE, MAX_RATE,
-			                           "a sample rate in Hz");
-			o->rate_given = 1;
-			break;
-		case OPT_BLOCK:
-			o->block = parse_int_option("--block", value, 1, MAX_BLOCK,
-			                            "a block size in frames");
-			o->block_given = 1;
-			break;
-		case OPT_WAV:
-			o->wav = non_empty(name, value, "a file name");
-			break;
-		case OPT_CSV:
-			o->csv = non_empty(name, value, "a file name");
-			break;
-		case OPT_CSV_EVERY:
-			o->csv_every =
-			    parse_int_option("--csv-every", value, 1, 1000000000L, "a frame count");
-			break;
-		case OPT_PNG:
-			o->png = non_empty(name, value, "a file name");
-			break;
-		case OPT_PNG_SIZE: {
-			/* digits only (no sign, no space), few enough for an int */
-			int w = 0, h = 0, n = 0;
-			const size_t wd = strspn(value, "0123456789");
-			const size_t hd =
-			    value[wd] == 'x' ? strspn(value + wd + 1, "0123456789") : 0;
-			if (wd == 0 || wd > 9 || hd == 0 || hd > 9 || value[wd + 1 + hd] != '\0' ||
-			    sscanf(value, "%dx%d%n", &w, &h, &n) != 2 || value[n] != '\0' ||
-			    w < 400 || h < 300 || w > 10000 || h > 10000)
-				die_usage("--png-size: expected WIDTHxHEIGHT from 400x300 to "
-				          "10000x10000, got '%s'",
-				          value);
-			o->png_w = w;
-			o->png_h = h;
-			break;
-		}
-		case OPT_STATS:
-			o->stats = 1;
-			break;
-		case OPT_QUIET:
-			o->quiet = 1;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(EXIT_SUCCESS);
-		case OPT_PLUGIN:
-			set_plugin(o, value);
-			break;
-		}
+	if (name_len >= OPTION_NAME_SIZE)
+		die_usage("unknown option '%s' (see --help)", arg);
+	memcpy(name, arg, name_len);
+	name[name_len] = '\0';
+	for (size_t k = 0; k < sizeof(option_specs) / sizeof(option_specs[0]); ++k)
+		if (strcmp(option_specs[k].name, name) == 0)
+			spec = &option_specs[k];
+	if (!spec)
+		die_usage("unknown option '%s' (see --help)", name);
+	*value = NULL;
+	if (arg[name_len] == '=') {
+		if (!spec->has_value)
+			die_usage("%s: takes no value, got '%s'", name, arg + name_len + 1);
+		*value = arg + name_len + 1;
+	} else if (spec->has_value) {
+		if (*i + 1 >= argc || is_option_name(argv[*i + 1]))
+			die_usage("%s: missing value", name);
+		*value = argv[++*i];
 	}
+	return spec;
+}
 
+/* --set SYMBOL=VALUE */
+static void parse_setting(Setting *s, const char *value)
+{
+	const char *eq = strchr(value, '=');
+	if (!eq || eq == value)
+		die_usage("--set: expected SYMBOL=VALUE, got '%s'", value);
+	s->arg = value;
+	s->symbol = xcalloc((size_t)(eq - value) + 1, 1);
+	memcpy(s->symbol, value, (size_t)(eq - value));
+	if (!parse_number(eq + 1, &s->value))
+		die_usage("--set %s: expected a number, got '%s'", s->symbol, eq + 1);
+}
+
+/* --png-size WxH */
+static void parse_png_size(Options *o, const char *value)
+{
+	/* digits only (no sign, no space), few enough for an int */
+	int w = 0, h = 0, n = 0;
+	const size_t wd = strspn(value, "0123456789");
+	const size_t hd = value[wd] == 'x' ? strspn(value + wd + 1, "0123456789") : 0;
+	if (wd == 0 || wd > 9 || hd == 0 || hd > 9 || value[wd + 1 + hd] != '\0' ||
+	    sscanf(value, "%dx%d%n", &w, &h, &n) != 2 || value[n] != '\0' || w < 400 || h < 300 ||
+	    w > 10000 || h > 10000)
+		die_usage("--png-size: expected WIDTHxHEIGHT from 400x300 to "
+		          "10000x10000, got '%s'",
+		          value);
+	o->png_w = w;
+	o->png_h = h;
+}
+
+/* One option (named name on the command line) and its value into o. */
+static void apply_option(Options *o, OptionId id, const char *name, const char *value)
+{
+	switch (id) {
+	case OPT_BUNDLE:
+		o->bundles[o->n_bundles++] = non_empty(name, value, "a directory");
+		break;
+	case OPT_SET:
+		parse_setting(&o->sets[o->n_sets++], value);
+		break;
+	case OPT_PRESET:
+		o->preset = non_empty(name, value, "a preset URI or label");
+		break;
+	case OPT_LIST_PRESETS:
+		o->list_presets = 1;
+		break;
+	case OPT_LIST_PORTS:
+		o->list_ports = 1;
+		break;
+	case OPT_SECONDS:
+		if (!parse_number(value, &o->seconds) || o->seconds <= 0.0)
+			die_usage("--seconds: expected a positive number, got '%s'", value);
+		o->seconds_given = 1;
+		break;
+	case OPT_RATE:
+		o->rate =
+		    parse_int_option("--rate", value, MIN_RATE, MAX_RATE, "a sample rate in Hz");
+		o->rate_given = 1;
+		break;
+	case OPT_BLOCK:
+		o->block =
+		    parse_int_option("--block", value, 1, MAX_BLOCK, "a block size in frames");
+		o->block_given = 1;
+		break;
+	case OPT_WAV:
+		o->wav = non_empty(name, value, "a file name");
+		break;
+	case OPT_CSV:
+		o->csv = non_empty(name, value, "a file name");
+		break;
+	case OPT_CSV_EVERY:
+		o->csv_every =
+		    parse_int_option("--csv-every", value, 1, 1000000000L, "a frame count");
+		break;
+	case OPT_PNG:
+		o->png = non_empty(name, value, "a file name");
+		break;
+	case OPT_PNG_SIZE:
+		parse_png_size(o, value);
+		break;
+	case OPT_STATS:
+		o->stats = 1;
+		break;
+	case OPT_QUIET:
+		o->quiet = 1;
+		break;
+	case OPT_HELP:
+		usage(stdout);
+		exit(EXIT_SUCCESS);
+	case OPT_PLUGIN:
+		set_plugin(o, value);
+		break;
+	}
+}
+
+/* What the options say together: a plugin, something to do, no two
+ * outputs into one file, a length of at least one frame and not too many. */
+static void check_options(const Options *o)
+{
 	if (!o->plugin)
 		die_usage("no plugin given: expected a short name (%s, ...) or a plugin URI (see "
 		          "--help)",
@@ -388,4 +390,40 @@ void parse_args(int argc, char **argv, Options *o)
 		          MAX_FRAMES);
 	if (llround(o->seconds * (double)o->rate) < 1)
 		die_usage("--seconds: %g s is less than one frame at %ld Hz", o->seconds, o->rate);
+}
+
+void parse_args(int argc, char **argv, Options *o)
+{
+	int only_positional = 0;
+	/* each option's value so far: one that takes a single value and is
+	 * given twice is an error, not silently the last one */
+	const char *given[OPT_PLUGIN + 1] = {NULL};
+
+	set_defaults(o, argc);
+	for (int i = 1; i < argc; ++i) {
+		const char *arg = argv[i];
+		const OptionSpec *spec;
+		const char *value;
+		char name[OPTION_NAME_SIZE];
+
+		if (only_positional || arg[0] != '-' || strcmp(arg, "-") == 0) {
+			set_plugin(o, arg);
+			continue;
+		}
+		if (strcmp(arg, "--") == 0) {
+			only_positional = 1;
+			continue;
+		}
+		spec = split_option(argc, argv, &i, name, &value);
+		/* (--bundle and --set repeat; PLUGIN has its own message) */
+		if (spec->has_value && spec->id != OPT_BUNDLE && spec->id != OPT_SET &&
+		    spec->id != OPT_PLUGIN) {
+			if (given[spec->id])
+				die_usage("%s given twice ('%s', then '%s')", name, given[spec->id],
+				          value);
+			given[spec->id] = value;
+		}
+		apply_option(o, spec->id, name, value);
+	}
+	check_options(o);
 }

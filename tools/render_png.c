@@ -74,15 +74,27 @@ static void set_rgb(cairo_t *cr, Rgb c, double alpha)
 	cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha);
 }
 
-static void draw_strip(cairo_t *cr, const Layout *L, const Port *p, const Track *t, int si,
-                       uint32_t n_signals, double seconds, const char *time_label, const char *note)
+/* One strip's geometry: its top, its value range (widened: not the
+ * declared one), its colour and its time step. */
+typedef struct {
+	double y0, lo, hi;
+	int widened;
+	Rgb colour;
+	double tstep;
+} Strip;
+
+/* The y of value v in the strip. */
+static double strip_y(const Layout *L, const Strip *S, double v)
 {
-	double y0 = L->strips_y + si * (L->strip_h + L->strip_gap);
+	return S->y0 + L->strip_h - (v - S->lo) / (S->hi - S->lo) * L->strip_h;
+}
+
+/* The value range: the port's declared range where it has one, else the
+ * data's, narrowed or widened to what the data did. */
+static void strip_range(Strip *S, const Port *p, const Track *t)
+{
 	double lo = p->has_min ? p->min : t->min, hi = p->has_max ? p->max : t->max;
 	int widened = 0;
-	char label[256], buf[64];
-	Rgb colour = palette[(size_t)si % N_PALETTE];
-	double tstep;
 
 	if (!(lo < hi)) {
 		lo = isfinite(t->min) ? t->min - 1.0 : -1.0;
@@ -101,109 +113,131 @@ static void draw_strip(cairo_t *cr, const Layout *L, const Port *p, const Track 
 		hi = t->max > hi ? dhi + pad : hi;
 		widened = 1;
 	}
-#define YMAP(v) (y0 + L->strip_h - ((v)-lo) / (hi - lo) * L->strip_h)
+	S->lo = lo;
+	S->hi = hi;
+	S->widened = widened;
+}
 
+/* The white plot area, the time grid, the zero line and (dashed) the
+ * declared range when the data goes beyond it. */
+static void draw_strip_grid(cairo_t *cr, const Layout *L, const Strip *S, const Port *p,
+                            double seconds)
+{
 	/* Frame */
 	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_rectangle(cr, L->plot_x, y0, L->plot_w, L->strip_h);
+	cairo_rectangle(cr, L->plot_x, S->y0, L->plot_w, L->strip_h);
 	cairo_fill(cr);
 
 	/* Time grid */
-	/* (at most one tick label per 45 px of the time axis) */
-	tstep = nice_step(seconds, (int)fmax(2.0, fmin(10.0, floor(L->plot_w / 45.0))));
 	cairo_set_line_width(cr, 1.0);
 	cairo_set_source_rgb(cr, 0.91, 0.91, 0.90);
-	for (double tt = tstep; tt < seconds * (1 - 1e-9); tt += tstep) {
+	for (double tt = S->tstep; tt < seconds * (1 - 1e-9); tt += S->tstep) {
 		double x = floor(L->plot_x + tt / seconds * L->plot_w) + 0.5;
-		cairo_move_to(cr, x, y0);
-		cairo_line_to(cr, x, y0 + L->strip_h);
+		cairo_move_to(cr, x, S->y0);
+		cairo_line_to(cr, x, S->y0 + L->strip_h);
 	}
 	cairo_stroke(cr);
 
 	/* Value grid: zero, and the declared range when the data goes beyond it */
 	cairo_set_source_rgb(cr, 0.75, 0.75, 0.74);
-	if (lo < 0.0 && hi > 0.0) {
-		double y = floor(YMAP(0.0)) + 0.5;
+	if (S->lo < 0.0 && S->hi > 0.0) {
+		double y = floor(strip_y(L, S, 0.0)) + 0.5;
 		cairo_move_to(cr, L->plot_x, y);
 		cairo_line_to(cr, L->plot_x + L->plot_w, y);
 		cairo_stroke(cr);
 	}
-	if (widened) {
+	if (S->widened) {
 		double dash[] = {4.0, 3.0};
 		cairo_set_dash(cr, dash, 2, 0.0);
 		cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
-		if (p->has_min && p->min > lo) {
-			cairo_move_to(cr, L->plot_x, floor(YMAP(p->min)) + 0.5);
-			cairo_line_to(cr, L->plot_x + L->plot_w, floor(YMAP(p->min)) + 0.5);
+		if (p->has_min && p->min > S->lo) {
+			cairo_move_to(cr, L->plot_x, floor(strip_y(L, S, p->min)) + 0.5);
+			cairo_line_to(cr, L->plot_x + L->plot_w,
+			              floor(strip_y(L, S, p->min)) + 0.5);
 		}
-		if (p->has_max && p->max < hi) {
-			cairo_move_to(cr, L->plot_x, floor(YMAP(p->max)) + 0.5);
-			cairo_line_to(cr, L->plot_x + L->plot_w, floor(YMAP(p->max)) + 0.5);
+		if (p->has_max && p->max < S->hi) {
+			cairo_move_to(cr, L->plot_x, floor(strip_y(L, S, p->max)) + 0.5);
+			cairo_line_to(cr, L->plot_x + L->plot_w,
+			              floor(strip_y(L, S, p->max)) + 0.5);
 		}
 		cairo_stroke(cr);
 		cairo_set_dash(cr, NULL, 0, 0.0);
 	}
+}
 
-	/* Data: the min/max envelope of each column as one closed band, so a
-	 * slow signal is a line and a fast one a filled band. */
+/* Data: the min/max envelope of each column as one closed band, so a
+ * slow signal is a line and a fast one a filled band. */
+static void draw_strip_data(cairo_t *cr, const Layout *L, const Strip *S, const Track *t)
+{
+	int started = 0;
+	double colw = L->plot_w / L->n_cols;
+
 	cairo_save(cr);
-	cairo_rectangle(cr, L->plot_x, y0, L->plot_w, L->strip_h);
+	cairo_rectangle(cr, L->plot_x, S->y0, L->plot_w, L->strip_h);
 	cairo_clip(cr);
-	{
-		int started = 0;
-		double colw = L->plot_w / L->n_cols;
-		for (uint32_t c = 0; c < L->n_cols; ++c) {
-			if (!t->env_set[c])
-				continue;
-			double x = L->plot_x + (c + 0.5) * colw;
-			if (!started)
-				cairo_move_to(cr, x, YMAP(t->env_max[c]));
-			else
-				cairo_line_to(cr, x, YMAP(t->env_max[c]));
-			started = 1;
-		}
-		for (uint32_t c = L->n_cols; c-- > 0;) {
-			if (!t->env_set[c])
-				continue;
-			cairo_line_to(cr, L->plot_x + (c + 0.5) * colw, YMAP(t->env_min[c]));
-		}
-		if (started) {
-			cairo_close_path(cr);
-			set_rgb(cr, colour, 0.85);
-			cairo_fill_preserve(cr);
-			set_rgb(cr, colour, 1.0);
-			cairo_set_line_width(cr, 1.5);
-			cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-			cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND); /* a lone frame is a dot */
-			cairo_stroke(cr);
-		}
+	for (uint32_t c = 0; c < L->n_cols; ++c) {
+		if (!t->env_set[c])
+			continue;
+		double x = L->plot_x + (c + 0.5) * colw;
+		if (!started)
+			cairo_move_to(cr, x, strip_y(L, S, t->env_max[c]));
+		else
+			cairo_line_to(cr, x, strip_y(L, S, t->env_max[c]));
+		started = 1;
+	}
+	for (uint32_t c = L->n_cols; c-- > 0;) {
+		if (!t->env_set[c])
+			continue;
+		cairo_line_to(cr, L->plot_x + (c + 0.5) * colw, strip_y(L, S, t->env_min[c]));
+	}
+	if (started) {
+		cairo_close_path(cr);
+		set_rgb(cr, S->colour, 0.85);
+		cairo_fill_preserve(cr);
+		set_rgb(cr, S->colour, 1.0);
+		cairo_set_line_width(cr, 1.5);
+		cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+		cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND); /* a lone frame is a dot */
+		cairo_stroke(cr);
 	}
 	cairo_restore(cr);
+}
 
-	/* Border */
+/* The border, and the y labels: the ends of the range, and zero. */
+static void draw_strip_frame(cairo_t *cr, const Layout *L, const Strip *S)
+{
+	char buf[64];
+
 	cairo_set_source_rgb(cr, 0.60, 0.60, 0.58);
 	cairo_set_line_width(cr, 1.0);
-	cairo_rectangle(cr, floor(L->plot_x) + 0.5, floor(y0) + 0.5, floor(L->plot_w),
+	cairo_rectangle(cr, floor(L->plot_x) + 0.5, floor(S->y0) + 0.5, floor(L->plot_w),
 	                floor(L->strip_h));
 	cairo_stroke(cr);
 
-	/* Y labels: the ends of the range, and zero */
 	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
 	cairo_set_font_size(cr, 11.0);
-	snprintf(buf, sizeof(buf), "%.3g", hi);
-	text_at(cr, L->plot_x - 6.0, y0, 1.0, 0.0, buf);
-	snprintf(buf, sizeof(buf), "%.3g", lo);
-	text_at(cr, L->plot_x - 6.0, y0 + L->strip_h - 12.0, 1.0, 0.0, buf);
-	if (lo < 0.0 && hi > 0.0 && L->strip_h > 60.0)
-		text_at(cr, L->plot_x - 6.0, YMAP(0.0), 1.0, 0.5, "0");
+	snprintf(buf, sizeof(buf), "%.3g", S->hi);
+	text_at(cr, L->plot_x - 6.0, S->y0, 1.0, 0.0, buf);
+	snprintf(buf, sizeof(buf), "%.3g", S->lo);
+	text_at(cr, L->plot_x - 6.0, S->y0 + L->strip_h - 12.0, 1.0, 0.0, buf);
+	if (S->lo < 0.0 && S->hi > 0.0 && L->strip_h > 60.0)
+		text_at(cr, L->plot_x - 6.0, strip_y(L, S, 0.0), 1.0, 0.5, "0");
+}
 
-	/* Label: symbol and range */
+/* The label in the strip's corner: symbol and range, the data's range when
+ * the strip shows that, and the note. */
+static void draw_strip_label(cairo_t *cr, const Layout *L, const Strip *S, const Port *p,
+                             const Track *t, const char *note)
+{
+	char label[256];
+	cairo_text_extents_t te;
+
 	if (p->has_min && p->has_max)
 		snprintf(label, sizeof(label), "%s  [%g, %g]%s", p->symbol, p->min, p->max,
 		         p->is_cv ? "  CV" : "");
 	else
 		snprintf(label, sizeof(label), "%s%s", p->symbol, p->is_cv ? "  CV" : "");
-	if (widened) {
+	if (S->widened) {
 		size_t len = strlen(label);
 		snprintf(label + len, sizeof(label) - len, "   data [%.3g, %.3g]", t->min, t->max);
 	}
@@ -212,37 +246,56 @@ static void draw_strip(cairo_t *cr, const Layout *L, const Port *p, const Track 
 		snprintf(label + len, sizeof(label) - len, "   %s", note);
 	}
 	cairo_set_font_size(cr, 12.5);
-	{
-		cairo_text_extents_t te;
-		cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-		                       CAIRO_FONT_WEIGHT_BOLD);
-		cairo_text_extents(cr, label, &te);
-		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-		cairo_rectangle(cr, L->plot_x + 4.0, y0 + 3.0, te.x_advance + 8.0, 18.0);
-		cairo_fill(cr);
-		set_rgb(cr, colour, 1.0);
-		text_at(cr, L->plot_x + 8.0, y0 + 5.0, 0.0, 0.0, label);
-		cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-		                       CAIRO_FONT_WEIGHT_NORMAL);
-	}
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_text_extents(cr, label, &te);
+	cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+	cairo_rectangle(cr, L->plot_x + 4.0, S->y0 + 3.0, te.x_advance + 8.0, 18.0);
+	cairo_fill(cr);
+	set_rgb(cr, S->colour, 1.0);
+	text_at(cr, L->plot_x + 8.0, S->y0 + 5.0, 0.0, 0.0, label);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
 
-	/* Time axis under the last strip */
-	if ((uint32_t)si == n_signals - 1) {
-		double yb = y0 + L->strip_h;
-		cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
-		cairo_set_font_size(cr, 11.0);
-		for (double tt = 0.0; tt <= seconds * (1 + 1e-9); tt += tstep) {
-			double x = L->plot_x + tt / seconds * L->plot_w;
-			fmt_tick(buf, sizeof(buf), tt, tstep);
-			cairo_move_to(cr, floor(x) + 0.5, yb);
-			cairo_line_to(cr, floor(x) + 0.5, yb + 4.0);
-			cairo_stroke(cr);
-			text_at(cr, x, yb + 6.0, 0.5, 0.0, buf);
-		}
-		cairo_set_font_size(cr, 12.0);
-		text_at(cr, L->plot_x + L->plot_w / 2.0, yb + 22.0, 0.5, 0.0, time_label);
+/* The time axis, under the last strip. */
+static void draw_time_axis(cairo_t *cr, const Layout *L, const Strip *S, double seconds,
+                           const char *time_label)
+{
+	double yb = S->y0 + L->strip_h;
+	char buf[64];
+
+	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
+	cairo_set_font_size(cr, 11.0);
+	for (double tt = 0.0; tt <= seconds * (1 + 1e-9); tt += S->tstep) {
+		double x = L->plot_x + tt / seconds * L->plot_w;
+		fmt_tick(buf, sizeof(buf), tt, S->tstep);
+		cairo_move_to(cr, floor(x) + 0.5, yb);
+		cairo_line_to(cr, floor(x) + 0.5, yb + 4.0);
+		cairo_stroke(cr);
+		text_at(cr, x, yb + 6.0, 0.5, 0.0, buf);
 	}
-#undef YMAP
+	cairo_set_font_size(cr, 12.0);
+	text_at(cr, L->plot_x + L->plot_w / 2.0, yb + 22.0, 0.5, 0.0, time_label);
+}
+
+/* Signal output si (of n_signals) over time, with its label (and the note,
+ * if any, after it). */
+static void draw_strip(cairo_t *cr, const Layout *L, const Port *p, const Track *t, int si,
+                       uint32_t n_signals, double seconds, const char *time_label, const char *note)
+{
+	Strip S;
+
+	S.y0 = L->strips_y + si * (L->strip_h + L->strip_gap);
+	S.colour = palette[(size_t)si % N_PALETTE];
+	/* (at most one tick label per 45 px of the time axis) */
+	S.tstep = nice_step(seconds, (int)fmax(2.0, fmin(10.0, floor(L->plot_w / 45.0))));
+	strip_range(&S, p, t);
+
+	draw_strip_grid(cr, L, &S, p, seconds);
+	draw_strip_data(cr, L, &S, t);
+	draw_strip_frame(cr, L, &S);
+	draw_strip_label(cr, L, &S, p, t, note);
+	if ((uint32_t)si == n_signals - 1)
+		draw_time_axis(cr, L, &S, seconds, time_label);
 }
 
 /* Min, max, mean and final value of each output, under the plane panel. */
