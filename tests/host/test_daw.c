@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Pendula in a DAW, through a lilv test host (tests/daw_host.h): the control
+ * Pendula in a DAW, through a lilv test host (tests/support/daw_host.h): the control
  * atom port gets time:Position and MIDI at chosen frames, blocks have
  * pseudo-random sizes, and the outputs are checked:
  *

@@ -233,7 +233,7 @@ static void check_render(uint32_t w, uint32_t max_h)
 	const char *slug = pendula_model_infos[pendula_variant_model(cur)].slug;
 	CHECK(tg_model_geometry(cur, host.control, &g),
 	      "%s: the test has no geometry of its own for the model '%s' "
-	      "(add it to tests/model_geometry.h)",
+	      "(add it to tests/support/model_geometry.h)",
 	      pendula_variant_names[cur], slug);
 	if (!tg_model_geometry(cur, host.control, &g))
 		return;
@@ -447,7 +447,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	/* The variants whose model the test has its own geometry for
-	 * (tests/model_geometry.h: the double pendulum, the Chaos Man and the
+	 * (tests/support/model_geometry.h: the double pendulum, the Chaos Man and the
 	 * chain and the 3-D models: every model). */
 	static CU_TestInfo variant_tests[5];
 	static char names[PENDULA_N_VARIANTS][64];

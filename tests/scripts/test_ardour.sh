@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: ISC
 #
 # Pendula in Ardour 7, headless: for each model's audio plugin, a session is
-# made by ardour7-lua with the Dummy backend (tests/ardour/session.lua): a
+# made by ardour7-lua with the Dummy backend (tests/scripts/ardour/session.lua): a
 # MIDI track with the plugin, then a MIDI counter; every preset Ardour lists
 # is loaded, time_scale is set, the transport rolls 1.5 s, and the control
 # changes must reach the counter; the session is saved, then loaded in a

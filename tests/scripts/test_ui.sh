@@ -10,7 +10,7 @@
 # pendulum moves); in each, the orange marker is within 2 px of where the
 # angles the host sent to the UI put it (ui_probe computes that from the
 # host's --print-controls log with the test's own geometry of the model,
-# tests/model_geometry.h).
+# tests/support/model_geometry.h).
 #
 # The pendulum runs at time_scale 0.1 (a tenth of real time), so it moves
 # a few pixels per frame at most and the pose on screen is one of the
@@ -18,7 +18,7 @@
 #
 # Then the controls, through the host: dragging body 1 by its handle
 # restarts the pendulum at the angle it was dragged to; the torque slider
-# drives it (tests/ui_click.c sends the mouse events).
+# drives it (tests/support/ui_click.c sends the mouse events).
 #
 # usage: test_ui.sh UI_PROBE UI_CLICK LV2_PATH_DIR MODEL
 # MODEL: a model of the registry (its audio plugin is opened).

@@ -5,7 +5,7 @@
 # vocabularies and schemas) plus ours, must report 0 errors.  sord_validate
 # exits 0 even when it prints errors, so its summary is read instead.
 # Each SCHEMA is one more vocabulary file given to sord_validate (the terms
-# of vocabularies Debian does not ship, e.g. MOD's: tests/schemas/).
+# of vocabularies Debian does not ship, e.g. MOD's: tests/support/schemas/).
 # usage: validate_ttl.sh BUNDLE_DIR [SCHEMA.ttl...]
 set -eu
 bundle=${1:?usage: validate_ttl.sh BUNDLE_DIR [SCHEMA.ttl...]}

@@ -7,7 +7,9 @@
  * the MIDI output (with absolute frame times).
  *
  * Header-only (static inline), shared by the two test programs, on top of
- * lv2_test_host.c (the plumbing every lilv test host shares).
+ * lv2_test_host.c (the plumbing every lilv test host shares); its state
+ * (the world, the plugins, the URIDs) is daw_host.c's, one copy for every
+ * file of a test program.
  */
 #ifndef PENDULA_DAW_HOST_H
 #define PENDULA_DAW_HOST_H
@@ -39,8 +41,8 @@
 /* ---------------------------------------------------------------------- */
 /* World                                                                   */
 
-static LilvWorld *daw_world;
-static const LilvPlugin *daw_plugins[PENDULA_N_VARIANTS];
+extern LilvWorld *daw_world;
+extern const LilvPlugin *daw_plugins[PENDULA_N_VARIANTS];
 
 /* Loads the bundle at its path; returns false (with a message) if a plugin
  * is missing. */
@@ -102,7 +104,7 @@ typedef struct {
 	float *ctl[PENDULA_N_PORT_IDS];
 } DawHost;
 
-static LV2_URID daw_urid_sequence, daw_urid_midi, daw_urid_position, daw_urid_bar,
+extern LV2_URID daw_urid_sequence, daw_urid_midi, daw_urid_position, daw_urid_bar,
     daw_urid_bar_beat, daw_urid_bpb, daw_urid_unit, daw_urid_bpm, daw_urid_speed, daw_urid_frame;
 
 static inline void daw_map_urids(void)

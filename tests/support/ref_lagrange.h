@@ -36,16 +36,16 @@
 #include <string.h>
 
 /* The pivot's acceleration Gamma'' at time t, Gamma = (dx sin wx t, dy cos wy t). */
-static void pivot_accel(const REF_MODEL *r, double t, double *ax, double *ay)
+static inline void pivot_accel(const REF_MODEL *r, double t, double *ax, double *ay)
 {
 	*ax = -r->dx * r->wx * r->wx * sin(r->wx * t);
 	*ay = -r->dy * r->wy * r->wy * cos(r->wy * t);
 }
 
-static void ref_forcing_q(const REF_MODEL *r, const double *th, double t, double *q);
+static inline void ref_forcing_q(const REF_MODEL *r, const double *th, double t, double *q);
 
 /* E = 1/2 w^T R w + U (pivot at rest). */
-static double ref_energy(const REF_MODEL *r, const double *th, const double *w)
+static inline double ref_energy(const REF_MODEL *r, const double *th, const double *w)
 {
 	double R[REF_DIM][REF_DIM], t = 0.0;
 	ref_mass_matrix(r, th, R);
@@ -56,7 +56,7 @@ static double ref_energy(const REF_MODEL *r, const double *th, const double *w)
 }
 
 /* Power of the torques, the damping and the pivot forcing. */
-static double ref_power(const REF_MODEL *r, const double *th, const double *w, double t)
+static inline double ref_power(const REF_MODEL *r, const double *th, const double *w, double t)
 {
 	double q[REF_DIM], pw = 0.0;
 	ref_forcing_q(r, th, t, q);
@@ -68,7 +68,8 @@ static double ref_power(const REF_MODEL *r, const double *th, const double *w, d
 /* Accelerations from Lagrange's equations, assembled with finite
  * differences of R(theta) and U(theta):
  *   R thdd = 1/2 d/dth (w^T R w) - Rdot w - dU/dth + sigma - lambda w + Q(t) */
-static void ref_accel(const REF_MODEL *r, const double *th, const double *w, double t, double *acc)
+static inline void ref_accel(const REF_MODEL *r, const double *th, const double *w, double t,
+                             double *acc)
 {
 	const int n = r->n;
 	const double e = 1e-6;
@@ -102,7 +103,7 @@ static void ref_accel(const REF_MODEL *r, const double *th, const double *w, dou
 }
 
 /* K = d^2 U / dth^2 by central differences (gravity only). */
-static void ref_hessian(const REF_MODEL *r, const double *th, double K[REF_DIM][REF_DIM])
+static inline void ref_hessian(const REF_MODEL *r, const double *th, double K[REF_DIM][REF_DIM])
 {
 	const double e = 1e-4;
 	for (int i = 0; i < r->n; ++i)
@@ -127,9 +128,9 @@ static void ref_hessian(const REF_MODEL *r, const double *th, double K[REF_DIM][
 }
 
 /* Jacobian of the step map (theta, p) -> (theta', p') by central differences. */
-static void step_jacobian(const pendula_system *sys, const pendula_state *s0, double h,
-                          int (*step)(const pendula_system *, pendula_state *, double),
-                          double J[2 * REF_DIM][2 * REF_DIM])
+static inline void step_jacobian(const pendula_system *sys, const pendula_state *s0, double h,
+                                 int (*step)(const pendula_system *, pendula_state *, double),
+                                 double J[2 * REF_DIM][2 * REF_DIM])
 {
 	const int n = sys->n;
 	const double eps = 1e-6;
@@ -151,8 +152,8 @@ static void step_jacobian(const pendula_system *sys, const pendula_state *s0, do
 
 /* max |J^T Omega J - Omega|, Omega = [[0, I], [-I, 0]]: 0 for a symplectic
  * step map, up to the finite differences. */
-static double symplectic_defect(const pendula_system *sys, const pendula_state *s0, double h,
-                                int (*step)(const pendula_system *, pendula_state *, double))
+static inline double symplectic_defect(const pendula_system *sys, const pendula_state *s0, double h,
+                                       int (*step)(const pendula_system *, pendula_state *, double))
 {
 	const int n = sys->n;
 	double J[2 * REF_DIM][2 * REF_DIM], worst = 0.0;
@@ -175,8 +176,8 @@ static double symplectic_defect(const pendula_system *sys, const pendula_state *
  * reference energy's change must equal the reference power integrated over
  * the frames.  *max_dev: the largest |change of E - work|; *scale: the
  * largest |work| (J). */
-static void ref_energy_budget(const REF_MODEL *r, const pendula_params *p, double seconds,
-                              double *max_dev, double *scale)
+static inline void ref_energy_budget(const REF_MODEL *r, const pendula_params *p, double seconds,
+                                     double *max_dev, double *scale)
 {
 	const double sr = 48000.0, dt = 1.0 / sr;
 	pendula_engine *e = pendula_engine_new(sr, p);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * render_wavinfo: what tests/test_render.sh needs to know about a WAV file
+ * render_wavinfo: what tests/scripts/test_render.sh needs to know about a WAV file
  * written by pendula-render (there is no soxi on the test machine).
  *
  *   render_wavinfo FILE           prints "CHANNELS RATE FRAMES FORMAT"

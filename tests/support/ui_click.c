@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ui_click: mouse input for tests/test_ui.sh, without xdotool: button and
+ * ui_click: mouse input for tests/scripts/test_ui.sh, without xdotool: button and
  * motion events sent (XSendEvent) to the window with the given WM_NAME, at
  * window coordinates.
  *

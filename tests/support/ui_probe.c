@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ui_probe: the geometry side of tests/test_ui.sh.  Where the UI must draw
+ * ui_probe: the geometry side of tests/scripts/test_ui.sh.  Where the UI must draw
  * the marker comes from the test's own geometry of each model
  * (model_geometry.h: the documented conventions, not the models' pose
  * functions nor the drawing module), placed in the scene rectangle of the
@@ -179,7 +179,7 @@ static int geometry(const port_values *pv, tg_geometry *g)
 	if (tg_model_geometry(pv->variant, pv->value, g))
 		return 1;
 	printf("FAIL: the test has no geometry of its own for the model '%s': add it to "
-	       "tests/model_geometry.h from the model's documented geometry\n",
+	       "tests/support/model_geometry.h from the model's documented geometry\n",
 	       pendula_model_infos[pendula_variant_model(pv->variant)].slug);
 	return 0;
 }

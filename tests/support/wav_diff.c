@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * wav_diff: what tests/test_presets_lv2file.sh needs from WAV files.
+ * wav_diff: what tests/scripts/test_presets_lv2file.sh needs from WAV files.
  *
  *   wav_diff A.wav B.wav        prints "CHANNELS FRAMES MAXDIFF": the largest
  *                               absolute difference between the two, sample

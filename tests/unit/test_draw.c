@@ -5,7 +5,7 @@
  *   planar    a planar pose drawn into an image surface: the marker's
  *             pixels centred where the FRONT projection and the view rule
  *             documented in draw/pendula_draw.h put it (computed here, by
- *             tests/model_geometry.h), within 1 px; nothing drawn outside
+ *             tests/support/model_geometry.h), within 1 px; nothing drawn outside
  *             the rectangle; the marker on top of a bob at the same place
  *   oblique   a 3-D pose: the marker where the OBLIQUE projection (yaw 30
  *             degrees, pitch 20 degrees) puts it, within 1 px; nearer bobs

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: ISC
--- Counts the MIDI events that reach it, for tests/ardour/session.lua:
+-- Counts the MIDI events that reach it, for tests/scripts/ardour/session.lua:
 -- shared memory ints 0, 1, 2 = note-ons, note-offs, control changes.
 ardour {
 	["type"]    = "dsp",

@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: ISC
 --
 -- A Pendula plugin in a real Ardour session, headless (ardour7-lua, the
--- Dummy audio backend).  Run by tests/test_ardour.sh, in two processes
+-- Dummy audio backend).  Run by tests/scripts/test_ardour.sh, in two processes
 -- (Ardour 7.3's luasession crashes when one process loads a second session):
 --
 --   ardour7-lua session.lua create URI DIR [N=VALUE ...] [preset=LABEL]
