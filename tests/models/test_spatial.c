@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cunit_main.h"
 #include "spatial.h"
+#include "sweep.h"
 
 /* The work a composed step reports (pendula_predictor.work: the
  * trapezoidal rule of the non-conservative power appended to each RATTLE
@@ -145,32 +146,28 @@ static void test_engine_outputs(void)
 	}
 }
 
+/* Forcing in one case of three (its amplitudes stay at their defaults,
+ * undrawn, in the others). */
+static sweep_choice forcing_in_one_of_three(pendula_port_id id, int index)
+{
+	const bool amplitude = id == P_PIVOT_X_AMP || id == P_PIVOT_Y_AMP || id == P_PIVOT_Z_AMP;
+	return index % 3 && amplitude ? SWEEP_KEEP : SWEEP_DRAW;
+}
+
 static void test_random_in_range(void)
 {
 	/* Random settings inside the declared ranges of every port of the two
 	 * models: 0.1 s each, outputs finite, no restart, work cap kept. */
 	srand(2027);
 	int bad = 0, restarts = 0;
-	for (int c = 0; c < 200; ++c) {
-		const pendula_model model = c % 2 ? PENDULA_MODEL_BEAD : PENDULA_MODEL_SPHERICAL;
-		pendula_params p;
-		pendula_params_default(&p, model);
-		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
-			const pendula_port_info *info = &pendula_ports[id];
-			if (!(info->models & (1u << model)) || info->kind != PK_CONTROL_IN ||
-			    info->param == PP_NONE)
-				continue;
-			if (c % 3 &&
-			    (id == P_PIVOT_X_AMP || id == P_PIVOT_Y_AMP || id == P_PIVOT_Z_AMP))
-				continue;
-			const double u = rand() / (double)RAND_MAX;
-			double v = (info->flags & PF_LOG) && info->min > 0
-			               ? info->min * pow(info->max / info->min, u)
-			               : info->min + (info->max - info->min) * u;
-			if (info->flags & PF_INTEGER)
-				v = floor(v + 0.5);
-			pendula_param_set(&p, (pendula_port_id)id, v);
-		}
+	const sweep_spec spec = {
+	    .models = 1u << PENDULA_MODEL_SPHERICAL | 1u << PENDULA_MODEL_BEAD,
+	    .settings = 200,
+	    .source = {sweep_rand_uniform, NULL},
+	    .rule = forcing_in_one_of_three,
+	};
+	for (sweep_iter s = sweep_start(&spec); sweep_next(&s);) {
+		const pendula_params p = s.p;
 		pendula_engine *e = pendula_engine_new(48000, &p);
 		static float buf[8][4800];
 		const int chans[8] = {PENDULA_CH_TIP_X,  PENDULA_CH_TIP_Y, PENDULA_CH_TIP_Z,
