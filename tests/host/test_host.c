@@ -24,6 +24,13 @@
  *                  for event with separate signal buffers, one buffer shared
  *                  by every signal output, and (CV) NULL signal outputs
  *
+ * The tests are kept by concern: ports in test_host_ports.c; first frame,
+ * small oscillations and energy in test_host_physics.c; blocks, bad input,
+ * freeze, whole numbers, bodies and reset in test_host_controls.c; NULL and
+ * control outputs and the time ratio in test_host_outputs.c; MIDI, events
+ * and notes in test_host_midi.c; the host's plumbing in host_fixture.c.
+ * This file runs them, a suite per plugin and rate.
+ *
  * usage: test_host BUNDLE_DIR [--plugin double|double-cv|parallel|parallel-cv]
  *                             [--rate HZ] [--quick]
  * --quick (for valgrind): 48 kHz only, shorter runs, no

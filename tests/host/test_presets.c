@@ -58,6 +58,10 @@
  *                  Ardour loads a preset): a change of theta*_init restarts
  *                  the motion from the preset's own start
  *
+ * The claims are kept by model (test_presets_double.c, _chain.c, _3d.c,
+ * _knob.c: the chaos knob's presets), the library's host and a run's
+ * statistics in presets_host.c; this file lists the claims and runs them.
+ *
  * usage: test_presets BUNDLE_DIR
  */
 #include "cunit_main.h"
