@@ -35,6 +35,8 @@
 #include "bench_stats.h"
 #include "pendula_engine.h"
 #include "ports.h"
+#include "sweep.h"
+#include "test_rng.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -48,15 +50,11 @@
 #define SECONDS 0.5 /* of audio per setting, unless --seconds says */
 #define DEG     (3.14159265358979323846 / 180.0)
 
-static uint64_t rng_state;
+static test_rng rng; /* seeded for each model and distribution */
 
-static double uniform(void) /* splitmix64 -> [0, 1) */
+static double uniform(void) /* the tests' splitmix64 (test_rng.h) -> [0, 1) */
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double)(z >> 11) * 0x1.0p-53;
+	return test_rng_uniform(&rng);
 }
 
 static double lin(double lo, double hi)
@@ -69,34 +67,23 @@ static double logu(double lo, double hi)
 	return lo * pow(hi / lo, uniform());
 }
 
-static double port_random(pendula_port_id id)
+/* The in-range distribution: the forcing on in one case of three (its four
+ * controls at their defaults, undrawn, in the others). */
+static sweep_choice forcing_in_one_of_three(pendula_port_id id, int index)
 {
-	const pendula_port_info *info = &pendula_ports[id];
-	if ((info->flags & PF_LOG) && info->min > 0)
-		return logu(info->min, info->max);
-	return lin(info->min, info->max);
+	const bool forcing = id == P_PIVOT_X_AMP || id == P_PIVOT_X_FREQ || id == P_PIVOT_Y_AMP ||
+	                     id == P_PIVOT_Y_FREQ;
+	return forcing && index % 3 != 0 ? SWEEP_KEEP : SWEEP_DRAW;
 }
 
-/* Every control that fills a setting of this model, over its whole range. */
-static void draw_in_range(pendula_params *p, pendula_model model, int c)
-{
-	pendula_params_default(p, model);
-	const pendula_variant v = 2 * (int)model;
-	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
-		const pendula_port_info *info = &pendula_ports[id];
-		if (info->kind != PK_CONTROL_IN || info->param == PP_NONE ||
-		    pendula_port_index(v, (pendula_port_id)id) < 0)
-			continue;
-		const int forcing = id == P_PIVOT_X_AMP || id == P_PIVOT_X_FREQ ||
-		                    id == P_PIVOT_Y_AMP || id == P_PIVOT_Y_FREQ;
-		if (forcing && c % 3 != 0)
-			continue;
-		double x = port_random((pendula_port_id)id);
-		if (info->flags & (PF_INTEGER | PF_ENUM))
-			x = floor(x + 0.5);
-		pendula_param_set(p, (pendula_port_id)id, (double)(float)x);
-	}
-}
+/* In range: every control that fills a setting of the model, over its
+ * whole range, as a host sends it (a float). */
+static const sweep_spec in_range = {
+    .source = {sweep_rng_uniform, &rng},
+    .rule = forcing_in_one_of_three,
+    .as_float = true,
+    .bounds_in_double = true,
+};
 
 /* The musical distribution (printed by main). */
 static void draw_musical(pendula_params *p, pendula_model model)
@@ -543,7 +530,7 @@ int main(int argc, char **argv)
 	print_floor_check();
 	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
 		for (int dist = 0; dist < (musical_only ? 1 : 2); ++dist) {
-			rng_state = 0x5eed0000u + 17u * (unsigned)m + (unsigned)dist;
+			rng = test_rng_seeded(0x5eed0000u + 17u * (unsigned)m + (unsigned)dist);
 			tally t;
 			memset(&t, 0, sizeof(t));
 			t.worst_ratio = 1.0;
@@ -552,7 +539,7 @@ int main(int argc, char **argv)
 				if (dist == 0)
 					draw_musical(&p, (pendula_model)m);
 				else
-					draw_in_range(&p, (pendula_model)m, c);
+					sweep_draw(&in_range, (pendula_model)m, c, &p);
 				if (run_one(&p, &t) && dist == 0)
 					print_floor(&p, c);
 			}

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The preset library (presets/) through lilv, as jalv loads a preset:
+ * lilv_plugin_get_related(pset:Preset) lists them from the bundle manifest,
+ * lilv_world_load_resource() reads each file, lilv_state_new_from_world()
+ * and lilv_state_restore() with a set-port-value callback set the ports.
+ * Then each preset is rendered at 48 kHz and checked against the behaviour its
+ * description claims; the thresholds are derived from the preset's own
+ * parameters, as read back from the state:
+ *
+ *   library        >= 10 presets; label, one-line comment, appliesTo both
+ *                  variants of one model; known symbols, values in range;
+ *                  every preset has a check here and every check a preset
+ *   gentle-sway    regular: energy below the least flip energy
+ *                  min(m2 l2, (m1+m2) l1) / ((m1+m2) l1 + m2 l2), |theta| < pi,
+ *                  and a 1e-4 degree change of theta1_init stays < 1e-3 rad
+ *   edge-of-chaos  the same energy bound, yet the 1e-4 degree change grows
+ *                  beyond 0.3 rad (chaos without flips)
+ *   full-chaos     both arms flip (>= 3 times each in 60 s), diverges
+ *   slow-envelope  energy never rises, falls by > 1000 in 20 s, and its tail
+ *                  decays at the small-amplitude rate lambda1 / I_O1
+ *   kapitza        within 0.5 rad of upright for 60 s; the parameters are above
+ *                  Delta_y^2 Omega_y^2 > 2 g I_O1 / (m1 c1), and at 0.6 times the
+ *                  threshold amplitude the rod falls
+ *   parametric     Omega_y = 2 omega0 from the parameters; a 2 degree swing
+ *                  grows >= 5x in 10 s, and does not when detuned by 30 %
+ *   chaos-man-four 4 bodies, all four move over > 1.5 rad, flips happen
+ *   tempo-drive    with time:Position, pivot_x_ctl follows the half-note phase
+ *                  at 120 and then 100 bpm, and the motion settles into a
+ *                  swing that repeats every half note
+ *   oscillator     time_scale 100, most of tip_x's variance above 20 Hz,
+ *                  arm 1 flips > 20 times per second
+ *   windmill       turns one way only, at a rate below sigma1 / (2 pi lambda1)
+ *                  and above 0.7 of it
+ *   conical-orbit  its spin is the steady circle's, sqrt(g / (l cos alpha)); the
+ *                  bob stays at alpha (y1 = -cos alpha) and x1 turns at spin_init
+ *   chaotic-3d     leaves the plane (|z1| > 0.5), and a 1e-4 degree change of
+ *                  theta1_init moves the tip by > 0.3 of the length within 60 s
+ *   ellipsoid-ex.  the note's start point on the ellipsoid; energy constant, the
+ *                  bead never above its start, back above the centre >= 5 times
+ *   shaken-floor   with the wave, the energy over 20..30 s reaches 10 times
+ *                  what drag alone leaves (run without the wave), which decays
+ *                  at least as fast as exp(-lambda t / m) predicts (x 3)
+ *   cv variants    the -cv variant of each preset's model gives bit-identical
+ *                  outputs
+ *   chaos-knob     energy within 2 % of 0.25 over 10..40 s despite damping,
+ *                  below the flip level: no flips, swings
+ *   flip-sequencer energy within 2 % of 1.2; more than 20 flips and 20 swings
+ *                  in 30 s
+ *   freeze-and-release  frozen: the outputs stand still; released: moves,
+ *                  energy within 2 % of 0.9
+ *   chain-knob, spherical-swings, bead-knob  energy within 2 % of the target;
+ *                  the continuous outputs within -1..1, moving, no step above
+ *                  0.01 between frames (spherical: more than 10 swings)
+ *   slow-envelope tail  no subnormal or negative output up to 215 s
+ *   at run time    every claim again, with the preset restored through lilv
+ *                  into an instance that has been running for 1.3 s (as
+ *                  Ardour loads a preset): a change of theta*_init restarts
+ *                  the motion from the preset's own start
+ *
+ * The claims are kept by model (test_presets_double.c, _chain.c, _3d.c,
+ * _knob.c: the chaos knob's presets), the library's host and a run's
+ * statistics in presets_host.c; this file lists the claims and runs them.
+ *
+ * usage: test_presets BUNDLE_DIR
+ */
+#include "cunit_main.h"
+#include "presets.h"
+
+static const claim claims[] = {
+    {"chaos-knob", PENDULA_MODEL_DOUBLE, check_chaos_knob},
+    {"flip-sequencer", PENDULA_MODEL_DOUBLE, check_flip_sequencer},
+    {"freeze-and-release", PENDULA_MODEL_PARALLEL, check_freeze_and_release},
+    {"chain-knob", PENDULA_MODEL_CHAIN, check_chain_knob},
+    {"spherical-swings", PENDULA_MODEL_SPHERICAL, check_spherical_swings},
+    {"bead-knob", PENDULA_MODEL_BEAD, check_bead_knob},
+    {"gentle-sway", PENDULA_MODEL_DOUBLE, check_gentle_sway},
+    {"edge-of-chaos", PENDULA_MODEL_DOUBLE, check_edge_of_chaos},
+    {"full-chaos", PENDULA_MODEL_DOUBLE, check_full_chaos},
+    {"slow-envelope", PENDULA_MODEL_PARALLEL, check_slow_envelope},
+    {"kapitza-upright", PENDULA_MODEL_PARALLEL, check_kapitza},
+    {"parametric-swell", PENDULA_MODEL_PARALLEL, check_parametric},
+    {"chaos-man-four", PENDULA_MODEL_PARALLEL, check_chaos_man_four},
+    {"tempo-drive", PENDULA_MODEL_DOUBLE, check_tempo_drive},
+    {"chaotic-oscillator", PENDULA_MODEL_DOUBLE, check_oscillator},
+    {"windmill-ramp", PENDULA_MODEL_PARALLEL, check_windmill},
+    {"triple-rod-chaos", PENDULA_MODEL_CHAIN, check_triple_rod_chaos},
+    {"six-bob-whip", PENDULA_MODEL_CHAIN, check_six_bob_whip},
+    {"chain-envelope", PENDULA_MODEL_CHAIN, check_chain_envelope},
+    {"balanced-chain", PENDULA_MODEL_CHAIN, check_balanced_chain},
+    {"conical-orbit", PENDULA_MODEL_SPHERICAL, check_conical_orbit},
+    {"chaotic-3d-double", PENDULA_MODEL_SPHERICAL, check_chaotic_3d_double},
+    {"ellipsoid-example", PENDULA_MODEL_BEAD, check_ellipsoid_example},
+    {"shaken-floor", PENDULA_MODEL_BEAD, check_shaken_floor},
+};
+#define N_CLAIMS (sizeof claims / sizeof claims[0])
+
+/* ---------------------------------------------------------------------- */
+/* Library-wide checks                                                     */
+
+static void test_library(void)
+{
+	printf("\n    %zu presets:", n_presets);
+	CHECK(n_presets >= 14, "only %zu presets", n_presets);
+	for (size_t i = 0; i < n_presets; ++i) {
+		const preset_info *p = &presets[i];
+		printf("\n      %-20s %s", p->slug, p->label);
+		CHECK(p->label[0] != '\0', "%s: no rdfs:label", p->slug);
+		CHECK(p->comment[0] != '\0', "%s: no rdfs:comment", p->slug);
+		CHECK(!strchr(p->comment, '\n') && strlen(p->comment) < 200,
+		      "%s: the description is not one line", p->slug);
+		int models = 0, model = -1;
+		for (int m = 0; m < PENDULA_N_MODELS; ++m)
+			if (p->applies[2 * m] && p->applies[2 * m + 1]) {
+				++models;
+				model = m;
+			}
+		CHECK(models == 1, "%s: should apply to both variants of one model", p->slug);
+		bool has_claim = false;
+		for (size_t c = 0; c < N_CLAIMS; ++c)
+			if (!strcmp(claims[c].slug, p->slug)) {
+				has_claim = true;
+				CHECK((int)claims[c].model == model,
+				      "%s: applies to the wrong model", p->slug);
+			}
+		CHECK(has_claim, "%s: no check of its claim in test_presets.c", p->slug);
+
+		/* every variant it applies to: loads, known ports, in range */
+		for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+			if (!p->applies[v])
+				continue;
+			restore_ctx ctx;
+			DawHost *h = host_with_preset((pendula_variant)v, p, &ctx);
+			CHECK(ctx.n_values >= 10 && !ctx.unknown && !ctx.out_of_range &&
+			          !ctx.bad_type,
+			      "%s on %s: %u values, %u unknown, %u out of range, %u bad type (%s)",
+			      p->slug, pendula_variant_names[v], ctx.n_values, ctx.unknown,
+			      ctx.out_of_range, ctx.bad_type, ctx.first_problem);
+			daw_host_free(h);
+		}
+	}
+	for (size_t c = 0; c < N_CLAIMS; ++c)
+		CHECK(find_preset(claims[c].slug) != NULL, "preset %s missing from the bundle",
+		      claims[c].slug);
+}
+
+/* The -cv variant gives the same signals as the audio variant. */
+static void test_cv_variants(void)
+{
+	for (size_t i = 0; i < n_presets; ++i) {
+		const preset_info *p = &presets[i];
+		int va = -1;
+		for (int v = 0; v < PENDULA_N_VARIANTS && va < 0; v += 2)
+			if (p->applies[v])
+				va = v;
+		if (va < 0 || !p->applies[va + 1])
+			continue;
+		const pendula_variant vc = (pendula_variant)(va + 1);
+		restore_ctx ca, cc;
+		DawHost *a = host_with_preset((pendula_variant)va, p, &ca);
+		DawHost *c = host_with_preset(vc, p, &cc);
+		a->recording = c->recording = true;
+		daw_activate(a);
+		daw_activate(c);
+		daw_render(a, (int64_t)RATE, BLOCK, NULL);
+		daw_render(c, (int64_t)RATE, BLOCK, NULL);
+		bool same = true, finite = true;
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			if (!a->rec[id] || !c->rec[id])
+				continue;
+			if (memcmp(a->rec[id], c->rec[id], a->rec_n * sizeof(float)))
+				same = false;
+			for (size_t f = 0; f < a->rec_n; ++f)
+				if (!isfinite(a->rec[id][f]))
+					finite = false;
+		}
+		CHECK(same, "%s: %s and %s differ", p->slug,
+		      pendula_variant_names[(pendula_variant)va], pendula_variant_names[vc]);
+		CHECK(finite, "%s: non-finite output", p->slug);
+		daw_host_free(a);
+		daw_host_free(c);
+	}
+}
+
+static int suite_at_run_time(void)
+{
+	at_run_time = true;
+	return 0;
+}
+
+static CU_TestInfo library_tests[] = {
+    {"library", test_library},
+    {"cv_variants", test_cv_variants},
+    CU_TEST_INFO_NULL,
+};
+
+/* one test per claim (and the slow-envelope tail), filled in by main(); the
+ * last entry stays the end mark */
+static CU_TestInfo claim_tests[N_CLAIMS + 2];
+/* the same claims, each checked after the preset is loaded into an instance
+ * that is already running (as a host does) */
+static CU_TestInfo run_time_tests[N_CLAIMS + 1];
+
+static CU_SuiteInfo suites[] = {
+    {"library", NULL, NULL, NULL, NULL, library_tests},
+    {"claims", NULL, NULL, NULL, NULL, claim_tests},
+    {"claims at run time", suite_at_run_time, NULL, NULL, NULL, run_time_tests},
+    CU_SUITE_INFO_NULL,
+};
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_presets BUNDLE_DIR\n");
+		return 2;
+	}
+	presets_map_urids();
+	if (!daw_world_load(argv[1])) {
+		daw_world_free();
+		return 1;
+	}
+	collect_presets();
+
+	for (size_t c = 0; c < N_CLAIMS; ++c)
+		claim_tests[c] = (CU_TestInfo){claims[c].slug, claims[c].check};
+	claim_tests[N_CLAIMS] = (CU_TestInfo){"slow-envelope tail", check_slow_envelope_tail};
+	for (size_t c = 0; c < N_CLAIMS; ++c)
+		run_time_tests[c] = (CU_TestInfo){claims[c].slug, claims[c].check};
+	const int status = test_cunit_main("test_presets", suites);
+	for (size_t i = 0; i < n_presets; ++i)
+		lilv_node_free(presets[i].uri);
+	daw_world_free();
+	return status;
+}
