@@ -22,6 +22,7 @@
 
 #include "pendula_engine.h"
 #include "pmath.h"
+#include "units.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -65,23 +66,6 @@ typedef enum {
 #define PF_CC_ENERGY 128u /* signal output sent as CC over [0, energy_max] (else [-1, 1]) */
 #define PF_UI        256u /* a slider of the plugin UI (in table order, label = name) */
 #define PF_UI_FIRST  512u /* with PF_UI: at the top of the UI's sliders (the chaos knob) */
-
-/* Units: a units: URI suffix, or one of the custom units the generator defines */
-typedef enum {
-	PU_NONE,
-	PU_COEF,      /* units:coef */
-	PU_MS2,       /* custom: m/s^2 */
-	PU_KG,        /* custom: kg */
-	PU_M,         /* units:m */
-	PU_KGM2,      /* custom: kg m^2 */
-	PU_NMS,       /* custom: N m s */
-	PU_NM,        /* custom: N m */
-	PU_HZ,        /* units:hz */
-	PU_DEGREE,    /* units:degree */
-	PU_PER_M,     /* custom: 1/m */
-	PU_RAD_PER_M, /* custom: rad/m */
-	PU_MS,        /* units:ms */
-} pendula_unit;
 
 /* Where a control input goes in pendula_params, and how it is converted. */
 #define PP(member) ((int)offsetof(pendula_params, member))

@@ -86,39 +86,6 @@ static slider_curve curve_of(pendula_port_id id)
 	return p->unit == PU_M ? CURVE_POW2 : CURVE_POW3;
 }
 
-static const char *unit_text(pendula_unit u)
-{
-	switch (u) {
-	case PU_COEF:
-		return "x";
-	case PU_MS2:
-		return "m/s\xc2\xb2";
-	case PU_KG:
-		return "kg";
-	case PU_M:
-		return "m";
-	case PU_KGM2:
-		return "kg m\xc2\xb2";
-	case PU_NMS:
-		return "N m s";
-	case PU_NM:
-		return "N m";
-	case PU_HZ:
-		return "Hz";
-	case PU_DEGREE:
-		return "\xc2\xb0";
-	case PU_PER_M:
-		return "1/m";
-	case PU_RAD_PER_M:
-		return "rad/m";
-	case PU_MS:
-		return "ms";
-	case PU_NONE:
-		break;
-	}
-	return "";
-}
-
 static double clamp01(double u)
 {
 	return u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
@@ -321,7 +288,7 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 	cairo_set_source_rgb(cr, 0.86, 0.88, 0.92);
 	cairo_fill(cr);
 
-	snprintf(text, sizeof text, "%.3g %s", v, unit_text(info->unit));
+	snprintf(text, sizeof text, "%.3g %s", v, pendula_units[info->unit].ui_text);
 	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
 	text_at(cr, row->x + row->w, mid, text, 1);
 }
