@@ -38,29 +38,6 @@
 #define MOD_LABEL_MAX 16
 _Static_assert(sizeof MOD_BRAND - 1 <= MOD_BRAND_MAX, "mod:brand fits");
 
-/* Custom units (LV2 units has none for these): label, symbol, render. */
-typedef struct {
-	const char *uri;    /* units: suffix, or NULL for a custom unit */
-	const char *label;  /* custom units only */
-	const char *symbol; /* custom units; also the docs/PORTS.md column */
-} unit_desc;
-
-static const unit_desc units[] = {
-    [PU_NONE] = {NULL, NULL, ""},
-    [PU_COEF] = {"coef", NULL, "×"},
-    [PU_MS2] = {NULL, "metre per second squared", "m/s²"},
-    [PU_KG] = {NULL, "kilogram", "kg"},
-    [PU_M] = {"m", NULL, "m"},
-    [PU_KGM2] = {NULL, "kilogram square metre", "kg·m²"},
-    [PU_NMS] = {NULL, "newton metre second", "N·m·s"},
-    [PU_NM] = {NULL, "newton metre", "N·m"},
-    [PU_HZ] = {"hz", NULL, "Hz"},
-    [PU_DEGREE] = {"degree", NULL, "°"},
-    [PU_PER_M] = {NULL, "per metre", "1/m"},
-    [PU_RAD_PER_M] = {NULL, "radian per metre", "rad/m"},
-    [PU_MS] = {"ms", NULL, "ms"},
-};
-
 static const char *prefixes = "@prefix atom:   <http://lv2plug.in/ns/ext/atom#> .\n"
                               "@prefix doap:   <http://usefulinc.com/ns/doap#> .\n"
                               "@prefix foaf:   <http://xmlns.com/foaf/0.1/> .\n"
@@ -138,7 +115,7 @@ static int is_integer_port(const pendula_port_info *p)
 
 static void write_unit(FILE *f, pendula_unit unit)
 {
-	const unit_desc *u = &units[unit];
+	const pendula_unit_info *u = &pendula_units[unit];
 	if (unit == PU_NONE)
 		return;
 	if (u->uri) {
@@ -505,7 +482,7 @@ static void write_markdown_model(FILE *f, pendula_model model)
 				             pendula_port_default(v, (pendula_port_id)id), integer),
 				      f);
 		}
-		fprintf(f, " | %s | %s", units[p->unit].symbol, p->doc);
+		fprintf(f, " | %s | %s", pendula_units[p->unit].symbol, p->doc);
 		if (p->flags & PF_ENUM) {
 			fputs(": ", f);
 			for (long i = nearest(p->min); i <= nearest(p->max); ++i)

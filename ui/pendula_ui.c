@@ -31,6 +31,7 @@
 #include "pendula_engine.h"
 #include "port_pose.h"
 #include "ports.h"
+#include "ui_slider_curve.h"
 #include "ui_sliders.h"
 
 #include <lv2/core/lv2.h>
@@ -56,118 +57,6 @@
 #define RESET_HOLD  0.08
 /* How long an event's flash lasts (s). */
 #define EVENT_FLASH 0.25
-
-/* ---------------------------------------------------------------------- */
-/* Sliders                                                                 */
-
-typedef enum {
-	CURVE_LOG,         /* logarithmic (min > 0) */
-	CURVE_POW2,        /* min + (max - min) u^2 (lengths) */
-	CURVE_POW3,        /* min + (max - min) u^3: fine control near min */
-	CURVE_SIGNED_POW3, /* a range around 0: cubic on either side of the middle */
-	CURVE_LINEAR,      /* min + (max - min) u (the chaos knob; a toggle snaps) */
-} slider_curve;
-
-typedef struct {
-	pendula_port_id id;
-	slider_curve curve;
-} slider_desc;
-
-/* The curve of a slider, from the port's range, flags and unit. */
-static slider_curve curve_of(pendula_port_id id)
-{
-	const pendula_port_info *p = &pendula_ports[id];
-	if ((p->flags & PF_LOG) && p->min > 0.0f)
-		return CURVE_LOG;
-	if (p->flags & PF_TOGGLED)
-		return CURVE_LINEAR;
-	if (p->min < 0.0f && p->max > 0.0f)
-		return p->min == -p->max ? CURVE_SIGNED_POW3 : CURVE_LINEAR;
-	return p->unit == PU_M ? CURVE_POW2 : CURVE_POW3;
-}
-
-static const char *unit_text(pendula_unit u)
-{
-	switch (u) {
-	case PU_COEF:
-		return "x";
-	case PU_MS2:
-		return "m/s\xc2\xb2";
-	case PU_KG:
-		return "kg";
-	case PU_M:
-		return "m";
-	case PU_KGM2:
-		return "kg m\xc2\xb2";
-	case PU_NMS:
-		return "N m s";
-	case PU_NM:
-		return "N m";
-	case PU_HZ:
-		return "Hz";
-	case PU_DEGREE:
-		return "\xc2\xb0";
-	case PU_PER_M:
-		return "1/m";
-	case PU_RAD_PER_M:
-		return "rad/m";
-	case PU_MS:
-		return "ms";
-	case PU_NONE:
-		break;
-	}
-	return "";
-}
-
-static double clamp01(double u)
-{
-	return u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-}
-
-static double slider_value(const slider_desc *s, double u)
-{
-	const double lo = pendula_ports[s->id].min, hi = pendula_ports[s->id].max;
-	u = clamp01(u);
-	switch (s->curve) {
-	case CURVE_LOG:
-		return lo * pow(hi / lo, u);
-	case CURVE_POW2:
-		return lo + (hi - lo) * u * u;
-	case CURVE_POW3:
-		return lo + (hi - lo) * u * u * u;
-	case CURVE_SIGNED_POW3: {
-		const double a = 2.0 * u - 1.0;
-		return lo + (hi - lo) * 0.5 * (1.0 + a * a * a);
-	}
-	case CURVE_LINEAR:
-		if (pendula_ports[s->id].flags & PF_TOGGLED)
-			return u >= 0.5 ? hi : lo;
-		return lo + (hi - lo) * u;
-	}
-	return lo;
-}
-
-static double slider_position(const slider_desc *s, double v)
-{
-	const double lo = pendula_ports[s->id].min, hi = pendula_ports[s->id].max;
-	if (!(v >= lo))
-		v = lo;
-	if (v > hi)
-		v = hi;
-	switch (s->curve) {
-	case CURVE_LOG:
-		return clamp01(log(v / lo) / log(hi / lo));
-	case CURVE_POW2:
-		return clamp01(sqrt((v - lo) / (hi - lo)));
-	case CURVE_POW3:
-		return clamp01(cbrt((v - lo) / (hi - lo)));
-	case CURVE_SIGNED_POW3:
-		return clamp01(0.5 * (cbrt(2.0 * (v - lo) / (hi - lo) - 1.0) + 1.0));
-	case CURVE_LINEAR:
-		return clamp01((v - lo) / (hi - lo));
-	}
-	return 0.0;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Instance                                                                */
@@ -321,7 +210,7 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 	cairo_set_source_rgb(cr, 0.86, 0.88, 0.92);
 	cairo_fill(cr);
 
-	snprintf(text, sizeof text, "%.3g %s", v, unit_text(info->unit));
+	snprintf(text, sizeof text, "%.3g %s", v, pendula_units[info->unit].ui_text);
 	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
 	text_at(cr, row->x + row->w, mid, text, 1);
 }
@@ -716,44 +605,25 @@ static void cleanup(LV2UI_Handle handle)
 	free(ui);
 }
 
-static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *plugin_uri,
-                                const char *bundle_path, LV2UI_Write_Function write_function,
-                                LV2UI_Controller controller, LV2UI_Widget *widget,
-                                const LV2_Feature *const *features)
+/* The host features the UI uses: its parent window and its resize. */
+static void read_features(const LV2_Feature *const *features, void **parent,
+                          const LV2UI_Resize **resize)
 {
-	(void)descriptor;
-	(void)bundle_path;
-	pendula_variant variant;
-	void *parent = NULL;
-	const LV2UI_Resize *resize = NULL;
-
-	if (!variant_of_uri(plugin_uri, &variant) || !write_function) {
-		fprintf(stderr, "pendula_ui: not a Pendula plugin <%s>, or no write function\n",
-		        plugin_uri ? plugin_uri : "");
-		return NULL;
-	}
+	*parent = NULL;
+	*resize = NULL;
 	for (int i = 0; features && features[i]; ++i) {
 		if (!strcmp(features[i]->URI, LV2_UI__parent))
-			parent = features[i]->data;
+			*parent = features[i]->data;
 		else if (!strcmp(features[i]->URI, LV2_UI__resize))
-			resize = (const LV2UI_Resize *)features[i]->data;
+			*resize = (const LV2UI_Resize *)features[i]->data;
 	}
+}
 
-	PendulaUI *ui = (PendulaUI *)calloc(1, sizeof(PendulaUI));
-	if (!ui)
-		return NULL;
-	ui->variant = variant;
-	ui->write = write_function;
-	ui->controller = controller;
-	ui->resize = resize;
-	ui->drag_slider = -1;
-	ui->drag_body = -1;
-	ui->drag_port = -1;
-	ui->width = PENDULA_UI_WIDTH;
-	ui->height = PENDULA_UI_HEIGHT;
-
-	/* Until the host sends values: the defaults, the pendulum at its
-	 * initial angles (an angle output is angle / pi). */
+/* Until the host sends values: the defaults, the pendulum at its initial
+ * angles (an angle output is angle / pi). */
+static void init_values(PendulaUI *ui)
+{
+	const pendula_variant variant = ui->variant;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 		ui->value[id] = pendula_ports[id].kind == PK_CONTROL_IN
 		                    ? pendula_port_default(variant, (pendula_port_id)id)
@@ -766,31 +636,42 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
 		if (init >= 0)
 			ui->value[id] = ui->value[init] / 180.0f;
 	}
+}
+
+static void init_sliders(PendulaUI *ui)
+{
 	pendula_port_id slider_ids[PENDULA_UI_MAX_SLIDERS];
-	ui->n_sliders = pendula_ui_sliders(variant, slider_ids);
+	ui->n_sliders = pendula_ui_sliders(ui->variant, slider_ids);
 	for (int i = 0; i < ui->n_sliders; ++i)
 		ui->sliders[i] = (slider_desc){slider_ids[i], curve_of(slider_ids[i])};
+}
 
-	ui->dpy = XOpenDisplay(NULL);
-	if (!ui->dpy) {
-		fprintf(stderr, "pendula_ui: cannot open the X display '%s'\n", XDisplayName(NULL));
-		free(ui);
+/* The UI's state before it has a window: no drag, its default size, the
+ * values and sliders of the variant. */
+static PendulaUI *new_ui(pendula_variant variant, LV2UI_Write_Function write_function,
+                         LV2UI_Controller controller, const LV2UI_Resize *resize)
+{
+	PendulaUI *ui = (PendulaUI *)calloc(1, sizeof(PendulaUI));
+	if (!ui)
 		return NULL;
-	}
-	const int screen = DefaultScreen(ui->dpy);
-	ui->embedded = parent != NULL;
-	const Window parent_win = parent ? (Window)(uintptr_t)parent : RootWindow(ui->dpy, screen);
+	ui->variant = variant;
+	ui->write = write_function;
+	ui->controller = controller;
+	ui->resize = resize;
+	ui->drag_slider = -1;
+	ui->drag_body = -1;
+	ui->drag_port = -1;
+	ui->width = PENDULA_UI_WIDTH;
+	ui->height = PENDULA_UI_HEIGHT;
+	init_values(ui);
+	init_sliders(ui);
+	return ui;
+}
 
-	XSetWindowAttributes attr;
-	memset(&attr, 0, sizeof attr);
-	attr.background_pixel = BlackPixel(ui->dpy, screen);
-	attr.border_pixel = 0;
-	attr.event_mask = ExposureMask | StructureNotifyMask | ButtonPressMask | ButtonReleaseMask |
-	                  ButtonMotionMask;
-	ui->win = XCreateWindow(ui->dpy, parent_win, 0, 0, (unsigned)ui->width,
-	                        (unsigned)ui->height, 0, CopyFromParent, InputOutput,
-	                        CopyFromParent, CWBackPixel | CWBorderPixel | CWEventMask, &attr);
-
+/* The window's names and size hints, and the close button of a top-level
+ * window (WM_DELETE_WINDOW). */
+static void set_window_properties(PendulaUI *ui)
+{
 	XStoreName(ui->dpy, ui->win, "Pendula UI");
 	static char res_name[] = "pendula_ui", res_class[] = "Pendula";
 	XClassHint *class_hint = XAllocClassHint();
@@ -815,6 +696,32 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
 	ui->wm_delete = XInternAtom(ui->dpy, "WM_DELETE_WINDOW", False);
 	if (!ui->embedded)
 		XSetWMProtocols(ui->dpy, ui->win, &ui->wm_delete, 1);
+}
+
+/* The window, a child of the host's parent window or a top-level one, and
+ * the cairo surface on it.  False if there is no display or no surface
+ * (ui->dpy says which: NULL without a display). */
+static bool open_window(PendulaUI *ui, void *parent)
+{
+	ui->dpy = XOpenDisplay(NULL);
+	if (!ui->dpy) {
+		fprintf(stderr, "pendula_ui: cannot open the X display '%s'\n", XDisplayName(NULL));
+		return false;
+	}
+	const int screen = DefaultScreen(ui->dpy);
+	ui->embedded = parent != NULL;
+	const Window parent_win = parent ? (Window)(uintptr_t)parent : RootWindow(ui->dpy, screen);
+
+	XSetWindowAttributes attr;
+	memset(&attr, 0, sizeof attr);
+	attr.background_pixel = BlackPixel(ui->dpy, screen);
+	attr.border_pixel = 0;
+	attr.event_mask = ExposureMask | StructureNotifyMask | ButtonPressMask | ButtonReleaseMask |
+	                  ButtonMotionMask;
+	ui->win = XCreateWindow(ui->dpy, parent_win, 0, 0, (unsigned)ui->width,
+	                        (unsigned)ui->height, 0, CopyFromParent, InputOutput,
+	                        CopyFromParent, CWBackPixel | CWBorderPixel | CWEventMask, &attr);
+	set_window_properties(ui);
 
 	ui->surface = cairo_xlib_surface_create(ui->dpy, ui->win, DefaultVisual(ui->dpy, screen),
 	                                        ui->width, ui->height);
@@ -823,7 +730,37 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
 		        cairo_status_to_string(cairo_surface_status(ui->surface)));
 		cairo_surface_destroy(ui->surface);
 		ui->surface = NULL;
-		cleanup(ui);
+		return false;
+	}
+	return true;
+}
+
+static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *plugin_uri,
+                                const char *bundle_path, LV2UI_Write_Function write_function,
+                                LV2UI_Controller controller, LV2UI_Widget *widget,
+                                const LV2_Feature *const *features)
+{
+	(void)descriptor;
+	(void)bundle_path;
+	pendula_variant variant;
+	void *parent;
+	const LV2UI_Resize *resize;
+
+	if (!variant_of_uri(plugin_uri, &variant) || !write_function) {
+		fprintf(stderr, "pendula_ui: not a Pendula plugin <%s>, or no write function\n",
+		        plugin_uri ? plugin_uri : "");
+		return NULL;
+	}
+	read_features(features, &parent, &resize);
+
+	PendulaUI *ui = new_ui(variant, write_function, controller, resize);
+	if (!ui)
+		return NULL;
+	if (!open_window(ui, parent)) {
+		if (ui->dpy)
+			cleanup(ui);
+		else
+			free(ui);
 		return NULL;
 	}
 

@@ -163,7 +163,8 @@ static void test_rules(void)
 		const pendula_group g = pendula_group_of(expected[i].kind, expected[i].symbol);
 		if (g != expected[i].group) {
 			printf("\n  %s: group %s, expected %s", expected[i].symbol,
-			       pendula_groups[g].symbol, pendula_groups[expected[i].group].symbol);
+			       g < PENDULA_N_GROUPS ? pendula_groups[g].symbol : "(no row)",
+			       pendula_groups[expected[i].group].symbol);
 			CU_FAIL("a symbol in the wrong group");
 		}
 	}
