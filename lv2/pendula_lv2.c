@@ -15,10 +15,11 @@
  *                outputs that mirror them
  *   notes.c      the flips / swings pulses and the notes they play
  *   freeze.c     the outputs while simulated time stands still
+ *   tempo_sync.c the host's transport and the forcing synced to it
  *   midi_cc.c, tempo.c, atom_io.c, inline_display.c  (see their headers)
  * The instance below is their composition, plus what ties them together:
  * the engine and its settings, the chunk grid (chunk.h), the MIDI input and
- * the tempo sync.
+ * the CC encoder's connection to the outputs and the notes.
  *
  * Real-time rules for run(): no allocation, lock, log or I/O; cost bounded
  * by A + B * frames (the engine caps its own work per frame).
@@ -34,6 +35,7 @@
 #include "ports.h"
 #include "routing.h"
 #include "tempo.h"
+#include "tempo_sync.h"
 
 #include <lv2/atom/atom.h>
 #include <lv2/atom/util.h>
@@ -110,9 +112,10 @@ typedef struct {
 	int16_t id_of_index[PENDULA_N_PORT_IDS];
 	uint32_t n_ports;
 
-	pendula_controls ctl;  /* control inputs, smoothers (controls.c) */
-	pendula_routing route; /* signal and control outputs (routing.c) */
-	pendula_notes notes;   /* pulses and notes (notes.c) */
+	pendula_controls ctl;    /* control inputs, smoothers (controls.c) */
+	pendula_routing route;   /* signal and control outputs (routing.c) */
+	pendula_notes notes;     /* pulses and notes (notes.c) */
+	pendula_tempo_sync sync; /* transport, tempo-synced forcing (tempo_sync.c) */
 
 	/* Frames since the last chunk boundary, in [0, PENDULA_CHUNK). */
 	uint32_t chunk_phase;
@@ -135,14 +138,11 @@ typedef struct {
 	 * atom_io.c reads and writes the sequences) */
 	pendula_midi_io midi;
 
-	/* MIDI CC out and tempo sync (see "MIDI CC out, tempo sync") */
-	pendula_cc cc;       /* encoder, outputs indexed like route.signal[] */
-	bool cc_any;         /* some output is sent this block */
-	bool cc_dirty;       /* the CC settings must be given again */
-	uint32_t cc_offset;  /* block frame of the chunk being encoded */
-	pendula_tempo tempo; /* host transport, at the next frame to render */
-	bool position_event; /* a time:Position arrived since the last phase lock */
-	double sync_hz[2];   /* tempo-synced forcing (x, y), Hz of audio time; 0: free */
+	/* MIDI CC out (see "MIDI CC out" below) */
+	pendula_cc cc;      /* encoder, outputs indexed like route.signal[] */
+	bool cc_any;        /* some output is sent this block */
+	bool cc_dirty;      /* the CC settings must be given again */
+	uint32_t cc_offset; /* block frame of the chunk being encoded */
 
 	/* Inline display (inline_display.c); NULL: none */
 	pendula_idpy *idpy;
@@ -151,13 +151,11 @@ typedef struct {
 /* ---------------------------------------------------------------------- */
 /* Engine settings                                                         */
 
-static void tempo_sync_params(const Pendula *self, pendula_params *p);
-
 /* Engine settings from the smoothed and the stepped controls. */
 static void build_params(const Pendula *self, pendula_params *p)
 {
 	pendula_controls_params(&self->ctl, p);
-	tempo_sync_params(self, p);
+	pendula_tempo_sync_params(&self->sync, p);
 }
 
 static void push_params(Pendula *self)
@@ -272,8 +270,7 @@ static void control_event(Pendula *self, const LV2_Atom *body)
 		pos.frame = (int64_t)frame_value;
 		pos.fields |= PENDULA_POS_FRAME;
 	}
-	pendula_tempo_position(&self->tempo, &pos);
-	self->position_event = true;
+	pendula_tempo_sync_position(&self->sync, &pos);
 }
 
 /* Start of a block: the input sequence is checked as it is read, its frame
@@ -317,19 +314,15 @@ static uint32_t frames_before_next_event(const Pendula *self, uint32_t pos, uint
 }
 
 /* ---------------------------------------------------------------------- */
-/* MIDI CC out, tempo sync, reset on transport start                       */
-/* (midi_cc.c and tempo.c do the work; these functions connect them.)      */
-
-static const pendula_port_id sync_port[2] = {P_PIVOT_X_SYNC, P_PIVOT_Y_SYNC};
+/* MIDI CC out (midi_cc.c does the work; these functions connect it to    */
+/* the outputs and the notes), reset on transport start                    */
 
 /* instantiate() and activate(): nothing sent yet, transport unknown
  * (stopped), no sync. */
 static void midi_tempo_init(Pendula *self)
 {
 	pendula_cc_init(&self->cc, self->sample_rate, self->route.n_signals);
-	pendula_tempo_init(&self->tempo, self->sample_rate);
-	self->position_event = false;
-	self->sync_hz[0] = self->sync_hz[1] = 0.0;
+	pendula_tempo_sync_init(&self->sync, self->sample_rate);
 	self->cc_dirty = true;
 }
 
@@ -385,69 +378,9 @@ static void cc_chunk(Pendula *self, uint32_t offset, uint32_t n)
  * transport starts rolling, so every bounce of a song is the same. */
 static void transport_start(Pendula *self)
 {
-	if (pendula_tempo_take_start(&self->tempo) && self->ctl.control[P_RESET_ON_START] >= 0.5f)
+	if (pendula_tempo_sync_take_start(&self->sync) &&
+	    self->ctl.control[P_RESET_ON_START] >= 0.5f)
 		restart(self);
-}
-
-/* Tempo-synced frequency of each axis, in Hz of audio time (0: free, the
- * pivot_*_freq control applies; also while no tempo is known). */
-static void tempo_sync_update(Pendula *self)
-{
-	for (int axis = 0; axis < 2; ++axis) {
-		const int note = (int)self->ctl.control[sync_port[axis]];
-		double hz = 0.0;
-		if (note > 0 && note < (int)PENDULA_N_SYNC_NOTES)
-			hz = pendula_tempo_sync_freq(&self->tempo, pendula_sync_notes[note].beats);
-		if (hz != self->sync_hz[axis]) {
-			self->sync_hz[axis] = hz;
-			self->params_dirty = true;
-		}
-	}
-}
-
-/* build_params(): a synced axis runs at the tempo's frequency.  The engine
- * counts simulated time, time_scale x audio time, so the simulated
- * frequency is the audio one divided by time_scale; clamped to the range of
- * pivot_*_freq. */
-static void tempo_sync_params(const Pendula *self, pendula_params *p)
-{
-	const float max_hz = pendula_ports[P_PIVOT_X_FREQ].max;
-	for (int axis = 0; axis < 2; ++axis) {
-		if (!(self->sync_hz[axis] > 0.0))
-			continue;
-		double f = self->sync_hz[axis] / p->time_scale;
-		if (f > max_hz)
-			f = max_hz;
-		if (axis == 0)
-			p->pivot_x_freq = f;
-		else
-			p->pivot_y_freq = f;
-	}
-}
-
-/* Phase lock: while the transport rolls, a synced axis has the phase of the
- * song position, 2 pi frac(quarters / period) (Gamma_x = Delta_x sin, Gamma_y
- * = Delta_y cos of it).  Set at every chunk-grid boundary and after every
- * time:Position (relocation, tempo change), so frames the frequency already
- * agrees with get a correction of rounding size only, and the result does not
- * depend on the host's block sizes. */
-static void tempo_sync_lock(Pendula *self)
-{
-	const bool due = self->chunk_phase == 0 || self->position_event;
-	self->position_event = false;
-	if (!due || !pendula_tempo_locked(&self->tempo) || !pendula_tempo_rolling(&self->tempo))
-		return;
-	const double max_hz = pendula_ports[P_PIVOT_X_FREQ].max;
-	for (int axis = 0; axis < 2; ++axis) {
-		const int note = (int)self->ctl.control[sync_port[axis]];
-		if (!(self->sync_hz[axis] > 0.0) || note <= 0 || note >= (int)PENDULA_N_SYNC_NOTES)
-			continue;
-		if (self->sync_hz[axis] / self->params.time_scale > max_hz)
-			continue; /* clamped: the forcing cannot follow this tempo */
-		pendula_engine_set_phase(
-		    self->engine, axis,
-		    pendula_tempo_sync_phase(&self->tempo, pendula_sync_notes[note].beats));
-	}
 }
 
 /* ---------------------------------------------------------------------- */
@@ -504,7 +437,7 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 	for (uint32_t pos = 0, n; pos < n_samples; pos += n) {
 		midi_forward_until(self, (int64_t)pos + 1);
 		n = frames_before_next_event(self, pos, n_samples - pos);
-		pendula_tempo_advance(&self->tempo, n);
+		pendula_tempo_sync_advance(&self->sync, n);
 	}
 	midi_end(self);
 	pendula_freeze_hold(&self->route, self->port, n_samples);
@@ -556,7 +489,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	 * controls) and no tempo sync (which locks the phase on the grid).
 	 * The engine's output does not depend on how its frames are split. */
 	const float *control = self->ctl.control;
-	const bool sync_on = control[P_PIVOT_X_SYNC] > 0.0f || control[P_PIVOT_Y_SYNC] > 0.0f;
+	const bool sync_on = pendula_tempo_sync_on(control);
 	const uint32_t span =
 	    self->route.route_any_scratch ? self->route.scratch_frames : UINT32_MAX;
 	pendula_notes_block(&self->notes, control, self->port[P_MIDI_OUT] != NULL,
@@ -571,10 +504,12 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 		transport_start(self);
 		if (self->chunk_phase == 0 && pendula_controls_advance(&self->ctl))
 			self->params_dirty = true;
-		tempo_sync_update(self);
+		if (pendula_tempo_sync_update(&self->sync, control))
+			self->params_dirty = true;
 		if (self->params_dirty)
 			push_params(self);
-		tempo_sync_lock(self);
+		pendula_tempo_sync_lock(&self->sync, self->engine, control, self->params.time_scale,
+		                        self->chunk_phase == 0);
 		uint32_t n = PENDULA_CHUNK - self->chunk_phase;
 		if (!self->ctl.smoothing && !sync_on && !self->params_dirty && !notes)
 			n = n_samples - pos;
@@ -584,7 +519,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 			n = n_samples - pos;
 		n = frames_before_next_event(self, pos, n);
 		run_chunk(self, pos, n, pos + n == n_samples);
-		pendula_tempo_advance(&self->tempo, n);
+		pendula_tempo_sync_advance(&self->sync, n);
 		pos += n;
 		self->chunk_phase = (self->chunk_phase + n) % PENDULA_CHUNK;
 	}
