@@ -6,8 +6,6 @@
  */
 #include "tempo_sync.h"
 
-#include "ports.h"
-
 static const pendula_port_id sync_port[2] = {P_PIVOT_X_SYNC, P_PIVOT_Y_SYNC};
 
 void pendula_tempo_sync_init(pendula_tempo_sync *s, double sample_rate)
@@ -21,21 +19,6 @@ void pendula_tempo_sync_position(pendula_tempo_sync *s, const pendula_position *
 {
 	pendula_tempo_position(&s->tempo, pos);
 	s->position_event = true;
-}
-
-bool pendula_tempo_sync_take_start(pendula_tempo_sync *s)
-{
-	return pendula_tempo_take_start(&s->tempo);
-}
-
-void pendula_tempo_sync_advance(pendula_tempo_sync *s, uint32_t n)
-{
-	pendula_tempo_advance(&s->tempo, n);
-}
-
-bool pendula_tempo_sync_on(const float *control)
-{
-	return control[P_PIVOT_X_SYNC] > 0.0f || control[P_PIVOT_Y_SYNC] > 0.0f;
 }
 
 /* Tempo-synced frequency of each axis, in Hz of audio time (0: free, the

@@ -16,6 +16,7 @@
 #define PENDULA_LV2_TEMPO_SYNC_H
 
 #include "pendula_engine.h"
+#include "ports.h"
 #include "tempo.h"
 
 #include <stdbool.h>
@@ -32,11 +33,20 @@ void pendula_tempo_sync_init(pendula_tempo_sync *s, double sample_rate);
 /* A time:Position at the current frame. */
 void pendula_tempo_sync_position(pendula_tempo_sync *s, const pendula_position *pos);
 /* Whether the transport started rolling since the last call. */
-bool pendula_tempo_sync_take_start(pendula_tempo_sync *s);
+static inline bool pendula_tempo_sync_take_start(pendula_tempo_sync *s)
+{
+	return pendula_tempo_take_start(&s->tempo);
+}
 /* n frames of audio pass. */
-void pendula_tempo_sync_advance(pendula_tempo_sync *s, uint32_t n);
+static inline void pendula_tempo_sync_advance(pendula_tempo_sync *s, uint32_t n)
+{
+	pendula_tempo_advance(&s->tempo, n);
+}
 /* Whether some axis is synced (control: the clamped controls by port id). */
-bool pendula_tempo_sync_on(const float *control);
+static inline bool pendula_tempo_sync_on(const float *control)
+{
+	return control[P_PIVOT_X_SYNC] > 0.0f || control[P_PIVOT_Y_SYNC] > 0.0f;
+}
 /* Tempo-synced frequency of each axis from the current tempo; true if one
  * changed (the engine's settings must be given again). */
 bool pendula_tempo_sync_update(pendula_tempo_sync *s, const float *control);
