@@ -115,9 +115,9 @@ typedef struct {
 	int n;           /* bodies with an angle */
 	signed char dof; /* coordinates of the state */
 	/* The longest step of the model's scheme is the engine's longest
-	 * (PENDULA_H_MAX) times 2^-min_level: 2 (1/512 s, Suzuki's composition) unless
-	 * the model's derive() sets it (model.h: 0 for Gauss-Legendre, 1 for Kahan and
-	 * Li's composition). */
+	 * (PENDULA_H_MAX) times 2^-min_level, set by the model's derive()
+	 * (schemes/: 0 for Gauss-Legendre, 1 for Kahan and Li's composition, 2
+	 * for Suzuki's). */
 	unsigned char min_level;
 	/* Events of the 3-D models: the motion has no top to flip over (only
 	 * swings), e.g. the bead on its floor.  Set by the model's derive(). */

@@ -13,7 +13,8 @@
  * closed forms of the 3-bob chain and the 2-rod chain.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "model.h" /* the model's jerk */
+#include "model.h"        /* the model's jerk */
+#include "scheme_gauss.h" /* the Gauss-Legendre predictor */
 #include "pendula_engine.h"
 #include "test_common.h"
 #include "ports.h"

@@ -11,7 +11,8 @@
  * Lagrange's method, with the constraint's power from it.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "model.h" /* pendula_predictor.work, the model's step */
+#include "model.h"          /* pendula_predictor.work, the model's step */
+#include "scheme_compose.h" /* PENDULA_KAHAN_LI_STAGES */
 #include "pendula_engine.h"
 #include "test_common.h"
 #include "ports.h"

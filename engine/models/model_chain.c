@@ -38,7 +38,7 @@
  * guess, factored once per step (LU, N <= 6), then corrections from the
  * exact residual (gauss_n).
  */
-#include "model.h"
+#include "scheme_gauss.h"
 
 #include <math.h>
 #include <string.h>
@@ -828,13 +828,6 @@ PENDULA_SIMD_CLONES static int chain_step(const pendula_system *sys, pendula_sta
 #undef CALL
 }
 
-/* The Gauss-Legendre step is its own base scheme (no composition). */
-static int chain_step_base(const pendula_system *sys, pendula_state *s, double h,
-                           pendula_predictor *pr)
-{
-	return chain_step(sys, s, h, pr);
-}
-
 /* Radians of relative turn of two links per step.  Two links get the double
  * pendulum's allowance (the same rule on the same quantities, so chain with
  * two bobs reproduces double); longer chains pass energy through more links
@@ -1055,12 +1048,6 @@ static inline __attribute__((always_inline)) void measure_with(const pendula_sys
 	}
 }
 
-static void chain_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
-                          double *val, double *der)
-{
-	measure_with(sys, s, qdot, val, der, NULL, NULL);
-}
-
 static void chain_measure_jerk(const pendula_system *sys, const pendula_state *s, double *qdot,
                                double *val, double *der, double *jerk, float *inv_mass)
 {
@@ -1083,9 +1070,11 @@ static int add_point(pendula_pose *pose, double x, double y, pendula_point_kind 
 	return i;
 }
 
-static void chain_pose(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
-                       pendula_pose *pose)
+static void chain_pose(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+                       double wave_phase, pendula_pose *pose)
 {
+	(void)wave_phase;
+	const double pivot_x = pivot.x, pivot_y = pivot.y; /* a planar picture: z = 0 */
 	const pendula_chain *ch = CH(sys);
 	const int n = sys->n;
 	memset(pose, 0, sizeof(*pose));
@@ -1124,7 +1113,6 @@ static void chain_pose(const pendula_system *sys, const double *q, double pivot_
 }
 
 const pendula_model_ops pendula_model_chain = {
-    .sys_size = sizeof(pendula_chain),
     .derive = chain_derive,
     .initial = chain_initial,
     .velocity = chain_velocity,
@@ -1133,11 +1121,8 @@ const pendula_model_ops pendula_model_chain = {
     .energy = chain_energy,
     .power = chain_power,
     .step = chain_step,
-    .step_base = chain_step_base,
-    .step_bound = chain_step_bound,
     .step_bound_at = chain_step_bound_at,
     .canonical = chain_canonical,
-    .measure = chain_measure,
     .pose = chain_pose,
     .measure_jerk = chain_measure_jerk,
 };

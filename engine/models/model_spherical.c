@@ -842,8 +842,8 @@ static void spherical_coords(const pendula_system *sys, const pendula_frame *f, 
 
 /* Thin rods and bobs in 3-D; the last bob is the marker and leaves the
  * trail.  The handles set theta{k} in the plane of the view (x, y). */
-static void spherical_pose3(const pendula_system *sys, const double *q, pendula_vec3 pivot,
-                            double wave_phase, pendula_pose *pose)
+static void spherical_pose(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+                           double wave_phase, pendula_pose *pose)
 {
 	(void)wave_phase;
 	const spherical_model *sm = SM(sys);
@@ -876,15 +876,7 @@ static void spherical_pose3(const pendula_system *sys, const double *q, pendula_
 	pose->pivot_excursion.z = sys->force.amp_z;
 }
 
-static void spherical_pose(const pendula_system *sys, const double *q, double pivot_x,
-                           double pivot_y, pendula_pose *pose)
-{
-	const pendula_vec3 pivot = {pivot_x, pivot_y, 0.0};
-	spherical_pose3(sys, q, pivot, 0.0, pose);
-}
-
 const pendula_model_ops pendula_model_spherical = {
-    .sys_size = sizeof(spherical_model),
     .derive = spherical_derive,
     .initial = spherical_initial,
     .velocity = spherical_velocity,
@@ -894,14 +886,12 @@ const pendula_model_ops pendula_model_spherical = {
     .power = spherical_power,
     .step = spherical_step,
     .step_base = spherical_step_base,
-    .step_bound = spherical_step_bound,
     .step_bound_at = spherical_step_bound_at,
     .canonical = spherical_canonical,
     .measure = spherical_measure,
-    .pose = spherical_pose,
     .adapt = spherical_adapt,
     .fresh = spherical_fresh,
-    .pose3 = spherical_pose3,
+    .pose = spherical_pose,
     .coords = spherical_coords,
     .velocity_outputs = PENDULA_VEL_DIRECTION,
 };

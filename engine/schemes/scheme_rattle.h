@@ -54,7 +54,7 @@
 #ifndef PENDULA_SCHEME_RATTLE_H
 #define PENDULA_SCHEME_RATTLE_H
 
-#include "model.h"
+#include "scheme_compose.h"
 
 typedef void (*pendula_rattle_force)(const pendula_system *sys, const double *q,
                                      const pendula_state *s, double *f);
