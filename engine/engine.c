@@ -48,7 +48,7 @@ void pendula_engine_set_params(pendula_engine *e, const pendula_params *p)
 	e->pending = *p;
 	e->has_pending = 1;
 	/* The time scale only sets how fast the frames read the motion: it acts
-	 * at once (frame_advance_setup reads it from pending). */
+	 * at once (engine_frame_advance_setup reads it from pending). */
 	engine_frame_advance_setup(e);
 }
 

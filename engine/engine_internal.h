@@ -86,8 +86,8 @@ struct pendula_engine {
 	 * (Here, after wrap[], it fills what would be padding.) */
 	uint16_t event_region;
 	/* Rows of fpoly / poly (bit ch) and of qpoly (bit k) that may be
-	 * nonzero: the others hold zeros, and next_step and fill_frame_at
-	 * skip them (a model fills a few of the channels; see live_rows). */
+	 * nonzero: the others hold zeros, and interpolant.c and fill_frame_at
+	 * skip them (a model fills a few of the channels). */
 	uint32_t live;
 	uint32_t qlive;
 	/* The step level clock_base was taken at (-1: none since the reset);

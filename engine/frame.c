@@ -41,9 +41,9 @@ static void fill_pose_at(const pendula_engine *e, double u, pendula_frame *f)
 static void pivot_at(const pendula_engine *e, double u, double *x, double *y, double *z)
 {
 	const double tau = u * e->h;
-	pendula_pivot(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
-	              e->step_phase_y + e->sys.force.omega_y * tau, x, y);
-	*z = pendula_pivot_z(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
+	pendula_pivot_xy_at(&e->sys, e->step_phase_x + e->sys.force.omega_x * tau,
+	                    e->step_phase_y + e->sys.force.omega_y * tau, x, y);
+	*z = pendula_pivot_z_at(&e->sys, e->step_phase_z + e->sys.force.omega_z * tau);
 }
 
 static void fill_pose_fields(const pendula_engine *e, double u, pendula_frame *f)

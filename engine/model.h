@@ -58,7 +58,7 @@ enum {
  * Gauss-Legendre step this bounds the interpolation between steps more than
  * the step itself: at 0.2 the double pendulum's chaotic default spreads its
  * energy output by 4e-8 over 10^7 frames and the states of its
- * interpolated frames (septic Hermite, engine.c) by 5e-7; the float
+ * interpolated frames (septic Hermite, interpolant.c) by 5e-7; the float
  * outputs' cubics are then off by at most about 4e-7 of a swing's amplitude
  * and their slopes (the velocity outputs) by 7e-6.  (0.1 until the septic
  * interpolant: the quintic before it spread the frames by 1.3e-5 at 0.15.) */
@@ -126,7 +126,7 @@ typedef struct {
 	 * step: h sum_i b_i P(stage i), pendula_gauss_finish; a composition
 	 * of RATTLE steps: the trapezoidal rule per stage, pendula_compose).
 	 * The engine compares it with the change of the energy: a step whose
-	 * energy does not add up was too long for the motion (engine.c,
+	 * energy does not add up was too long for the motion (step.c,
 	 * PENDULA_ENERGY_DEFECT). */
 	double work;
 	/* (the ints together, without padding between them: the engine that
@@ -156,7 +156,7 @@ static inline void pendula_predictor_start(pendula_predictor *pr, const double *
  * step of the fastest small oscillation omega_nat, PENDULA_KAPPA_DAMP of
  * the damping rate damp, and PENDULA_KAPPA_FORCE of each forced axis's
  * frequency; never above the scheme's longest step (pendula_scheme_h_max).
- * (engine.c) */
+ * (system.c) */
 double pendula_settings_step(const pendula_system *sys, double omega_nat, double kappa_nat,
                              double damp);
 
@@ -164,8 +164,7 @@ double pendula_settings_step(const pendula_system *sys, double omega_nat, double
  * optional may be NULL; the comment after "NULL:" says what the engine
  * does then (engine/system.c, engine/step.c). */
 struct pendula_model_ops {
-	/* Constants from settings, clamped into range: every common field of sys except ops
-	 * (min_level too: the model's scheme, scheme_*.h), and the model's part. */
+	/* Constants from settings, clamped: sys's common fields but ops, and the model's part. */
 	void (*derive)(pendula_system *sys, const pendula_params *p);
 	/* Bodies k >= from start at their initial places at rest (q, qdot of the others kept). */
 	void (*initial)(const pendula_system *sys, const pendula_params *p, int from, double *q,
@@ -182,8 +181,7 @@ struct pendula_model_ops {
 	/* Power (W) of the damping, torques and forcing at (q, qdot) and the forcing phases. */
 	double (*power)(const pendula_system *sys, const double *q, const double *qdot,
 	                double phase_x, double phase_y);
-	/* One step over h of the model's scheme: advances q, p, phases, t; sets pr->work, failed.
-	 */
+	/* One step over h of the model's scheme (q, p, phases, t); sets pr->work, pr->failed. */
 	int (*step)(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr);
 	/* Optional, for the tests only (pendula_step_base): one base step of a composed scheme. */
 	int (*step_base)(const pendula_system *sys, pendula_state *s, double h,
@@ -194,18 +192,16 @@ struct pendula_model_ops {
 	                        double energy_norm);
 	/* Between steps: wraps the angles, flushes tiny values; adds each angle's jump to shift. */
 	void (*canonical)(const pendula_system *sys, pendula_state *s, double *shift);
-	/* Velocities at s, and every channel's value and time derivative (PENDULA_N_CH_ALL). */
+	/* Velocities at s, every channel's value and time derivative (unless measure_jerk). */
 	void (*measure)(const pendula_system *sys, const pendula_state *s, double *qdot,
 	                double *val, double *der);
-	/* Optional, in place of measure: measure() and the angles' jerks, and inv_mass: see below.
-	 */
+	/* Optional, in place of measure: measure() plus the angles' jerks (see below). */
 	void (*measure_jerk)(const pendula_system *sys, const pendula_state *s, double *qdot,
 	                     double *val, double *der, double *jerk, float *inv_mass);
 	/* Geometry at q for drawing, pivot in 3-D, the bead floor's wave at wave_phase. */
 	void (*pose)(const pendula_system *sys, const double *q, pendula_vec3 pivot,
 	             double wave_phase, pendula_pose *pose);
-	/* Optional, after new settings: fit the state to them.  NULL: nothing (angles need none).
-	 */
+	/* Optional: fits the state to new settings (see below).  NULL: nothing. */
 	void (*adapt)(const pendula_system *sys, int from, double *q, double *qdot,
 	              double wave_phase);
 	/* Optional, after new settings: every channel's start.  NULL: the angle models' rule. */
@@ -217,7 +213,10 @@ struct pendula_model_ops {
 	int velocity_outputs;
 };
 
-/* step_bound_at: the largest step (simulated s) for the motion at the state
+/* derive: sets sys->min_level too (the scheme's, schemes/scheme_*.h), before
+ * it asks pendula_settings_step.
+ *
+ * step_bound_at: the largest step (simulated s) for the motion at the state
  * s with velocities qdot and normalised energy energy_norm.  A model sizes
  * the step from the actual speeds, with the bound its energy allows as a
  * floor.  qddot: the accelerations at s if the engine has them (an angle
@@ -295,6 +294,27 @@ static inline void pendula_effective_gravity_at(const pendula_system *sys, const
                                                 double *g3)
 {
 	pendula_effective_gravity3(sys, s->phase_x, s->phase_y, s->phase_z, g3);
+}
+
+/* The pivot's place at the forcing phases (pendula_pivot, pendula_pivot_z;
+ * inline: the engine's frames read it at every frame): amp sin(phase), y
+ * amp cos(phase), without the sine for an unforced axis at phase 0 (the
+ * usual case: its phase never moves), where the product is +0. */
+static inline double pendula_pivot_sin(double amp, double phase)
+{
+	return amp != 0.0 || phase != 0.0 ? amp * sin(phase) : 0.0;
+}
+
+static inline void pendula_pivot_xy_at(const pendula_system *sys, double phase_x, double phase_y,
+                                       double *x, double *y)
+{
+	*x = pendula_pivot_sin(sys->force.amp_x, phase_x);
+	*y = sys->force.amp_y != 0.0 || phase_y != 0.0 ? sys->force.amp_y * cos(phase_y) : 0.0;
+}
+
+static inline double pendula_pivot_z_at(const pendula_system *sys, double phase_z)
+{
+	return pendula_pivot_sin(sys->force.amp_z, phase_z);
 }
 
 /* The step a model's step_bound_at takes from the actual motion: the

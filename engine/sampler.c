@@ -171,11 +171,11 @@ PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float
 		for (int32_t i = 0; i < m; ++i)
 			out[i] = angle_out_any(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
 	} else {
-		/* WRAP_NONE: next_step chose it because c0 -+ (|c1| + ... + |c5|)
-		 * stays inside (-1 + 1e-5, 1 - 1e-5) (|u| <= 1), a margin far
-		 * above the rounding of this evaluation: no value can leave
-		 * (-1, 1), and a clamp (which cost as much as the quintic) would
-		 * change nothing. */
+		/* WRAP_NONE: interpolant.c chose it because c0 -+ (|c1| + ...
+		 * + |c5|) stays inside (-1 + 1e-5, 1 - 1e-5) (|u| <= 1), a
+		 * margin far above the rounding of this evaluation: no value
+		 * can leave (-1, 1), and a clamp (which cost as much as the
+		 * quintic) would change nothing. */
 		for (int32_t i = 0; i < m; ++i)
 			out[i] = pendula_flush_output(
 			    quintic_at(q, q45, frame_u_float(u0, du, idx + i)));

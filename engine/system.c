@@ -119,22 +119,14 @@ double pendula_power(const pendula_system *sys, const double *q, const double *q
 	return sys->ops->power(sys, q, qdot, phase_x, phase_y);
 }
 
-/* amp sin(phase) (or cos), without the sine for an unforced axis at phase
- * 0 (the usual case: its phase never moves), where the product is +0. */
-static inline double pivot_sin(double amp, double phase)
-{
-	return amp != 0.0 || phase != 0.0 ? amp * sin(phase) : 0.0;
-}
-
 void pendula_pivot(const pendula_system *sys, double phase_x, double phase_y, double *x, double *y)
 {
-	*x = pivot_sin(sys->force.amp_x, phase_x);
-	*y = sys->force.amp_y != 0.0 || phase_y != 0.0 ? sys->force.amp_y * cos(phase_y) : 0.0;
+	pendula_pivot_xy_at(sys, phase_x, phase_y, x, y);
 }
 
 double pendula_pivot_z(const pendula_system *sys, double phase_z)
 {
-	return pivot_sin(sys->force.amp_z, phase_z);
+	return pendula_pivot_z_at(sys, phase_z);
 }
 
 void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,

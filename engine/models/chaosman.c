@@ -327,7 +327,7 @@ double pendula_chaosman_power(const pendula_system *sys, const double *q, const 
 /* The integrator                                                           */
 
 /*
- * One Gauss-Legendre step (model.h: three stages, order 6) in (theta, p):
+ * One Gauss-Legendre step (scheme_gauss.h: three stages, order 6) in (theta, p):
  *   th_i = th0 + h sum_j a_ij W_j,   P_i = p0 + h sum_j a_ij (F_j - Lambda W_j),
  *   R(th_i) W_i = P_i,
  *   th1 = th0 + h sum_i b_i W_i,     p1 = p0 + h sum_i b_i (F_i - Lambda W_i),

@@ -32,7 +32,7 @@
  * with (gx, gy) the effective gravity of the frame moving with the pivot.
  *
  * Integrator: Gauss-Legendre collocation with three stages (order 6,
- * model.h) in (theta, p), as the Chaos Man kernel does, with each stage's
+ * scheme_gauss.h) in (theta, p), as the Chaos Man kernel does, with each stage's
  * own damping implicit.  The stage equations are solved by a simplified
  * Newton iteration per stage: the Jacobian of the stage's block at the first
  * guess, factored once per step (LU, N <= 6), then corrections from the
@@ -477,7 +477,7 @@ static double chain_power(const pendula_system *sys, const double *q, const doub
  * (newton_matrix) is factored once per step, and each iteration corrects
  * the stage velocities by those factors applied to the exact residuals.
  * The first guess extrapolates the last steps' stage velocities plus the
- * error the same stage's guess made in the step before (model.h,
+ * error the same stage's guess made in the step before (scheme_gauss.h,
  * pendula_gauss_guess).
  * Between iterations the stage angles move little, so sin and cos follow
  * by Taylor's formula to the third order instead of being evaluated again.
@@ -653,7 +653,7 @@ lu_apply(const lanes m[NMAX][NMAX], const lanes *inv_u, lanes *x, const int n)
 }
 
 /*
- * One Gauss-Legendre step (model.h: three stages, order 6) in (theta, p),
+ * One Gauss-Legendre step (scheme_gauss.h: three stages, order 6) in (theta, p),
  * the chain's form of the Chaos Man kernel's (model_parallel.c):
  *   th_i = th0 + h sum_j a_ij W_j,
  *   (R(th_i) + h a_ii Lambda) W_i = p0 + h sum_j a_ij f_j - h sum_{j!=i} a_ij Lambda W_j,

@@ -15,7 +15,7 @@
  * thdot_k on the absolute angle; the swirl is a torque sigma_k sin^2(angle
  * from the vertical) about the vertical.
  *
- * Integrator: Kahan and Li's 6th-order composition (model.h) of RATTLE
+ * Integrator: Kahan and Li's 6th-order composition (scheme_compose.h) of RATTLE
  * (scheme_rattle.h).  The constraints g_k = (|r_k - r_{k-1}|^2 - l_k^2)/2
  * couple neighbours only, so the SHAKE Newton matrix and the Gram matrix
  * G M^-1 G^T of the velocity projection are tridiagonal: O(N) per
@@ -56,7 +56,7 @@ _Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "the rods' multipliers fit the pre
  * for both rules, 9 with KAPPA_MOTION 0.15; the work of all 500: 1.23e9,
  * 6.1e8 and 6.3e8 units.
  * The ceiling then rose to 0.45 (with the engine's quiet relaxation of a
- * raised step floor, engine.c QUIET_HOLD): settings at the cap 3 -> 3,
+ * raised step floor, step.c QUIET_HOLD): settings at the cap 3 -> 3,
  * but the slowest keeps 0.96 of real time instead of 0.86 and the work of
  * all 500 falls 6.0e8 -> 4.8e8 units (0.5: the same); free motion 9.3e-6
  * / 32 / -10.04 / 2.0 million (at 0.25: 3.0e-5 / 33 / -10.05 / 2.4
