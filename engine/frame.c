@@ -10,9 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-static void fill_pose_fields(const pendula_engine *e, double u, pendula_frame *f);
-static void fill_directions(const pendula_engine *e, double u, pendula_frame *f);
-
 void engine_materialize_last(pendula_engine *e)
 {
 	if (e->last_lazy) {
@@ -24,17 +21,6 @@ void engine_materialize_last(pendula_engine *e)
 void engine_fill_frame(const pendula_engine *e, pendula_frame *f)
 {
 	engine_fill_frame_at(e, frame_u(e), f);
-}
-
-/* The fields of the frame at u that place the bodies (those
- * pendula_frame_coords reads: the angles, and the x / y / z rows of a model
- * that reads its coordinates from them), the pivot, the time and the
- * energy: what a picture of the frame needs. */
-static void fill_pose_at(const pendula_engine *e, double u, pendula_frame *f)
-{
-	fill_pose_fields(e, u, f);
-	if (e->sys.ops->coords)
-		fill_directions(e, u, f);
 }
 
 /* The pivot at u of the current step (metres). */
@@ -70,6 +56,17 @@ static void fill_directions(const pendula_engine *e, double u, pendula_frame *f)
 		f->y[k] = fpoly_live(e, PENDULA_CH_Y + k, u);
 		f->z[k] = fpoly_live(e, PENDULA_CH_Z + k, u);
 	}
+}
+
+/* The fields of the frame at u that place the bodies (those
+ * pendula_frame_coords reads: the angles, and the x / y / z rows of a model
+ * that reads its coordinates from them), the pivot, the time and the
+ * energy: what a picture of the frame needs. */
+static void fill_pose_at(const pendula_engine *e, double u, pendula_frame *f)
+{
+	fill_pose_fields(e, u, f);
+	if (e->sys.ops->coords)
+		fill_directions(e, u, f);
 }
 
 void engine_fill_frame_at(const pendula_engine *e, double u, pendula_frame *f)
