@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The model interface: what the generic engine (engine.c) asks of a model.
+ * The model interface: what the generic engine (the files of engine/) asks
+ * of a model, and the helpers every model shares.  The integration schemes
+ * a model builds its step from are in schemes/ (scheme_gauss.h,
+ * scheme_compose.h, scheme_rattle.h).
  * A model is one file, engine/models/model_<slug>.c, that defines
  *
  *     const pendula_model_ops pendula_model_<slug> = { ... };
@@ -47,19 +50,19 @@ enum {
 
 /* Step size: h <= PENDULA_KAPPA_SLOW / rate for the fastest motion (rad per
  * step); models use it in step_bound(). */
-#define PENDULA_KAPPA_SLOW     0.05
-#define PENDULA_KAPPA_FORCE    0.1 /* forcing: about 63 steps per forcing period */
-#define PENDULA_KAPPA_DAMP     1.0 /* damping rate: the composed decay per step is within 0.5 % */
+#define PENDULA_KAPPA_SLOW  0.05
+#define PENDULA_KAPPA_FORCE 0.1 /* forcing: about 63 steps per forcing period */
+#define PENDULA_KAPPA_DAMP  1.0 /* damping rate: the composed decay per step is within 0.5 % */
 /* Large motions: at most PENDULA_KAPPA_RATE radians per step of the relative
  * turn of two bodies (the angles the trigonometry sees).  With the
  * Gauss-Legendre step this bounds the interpolation between steps more than
  * the step itself: at 0.2 the double pendulum's chaotic default spreads its
  * energy output by 4e-8 over 10^7 frames and the states of its
- * interpolated frames (septic Hermite, engine.c) by 5e-7; the float
+ * interpolated frames (septic Hermite, interpolant.c) by 5e-7; the float
  * outputs' cubics are then off by at most about 4e-7 of a swing's amplitude
  * and their slopes (the velocity outputs) by 7e-6.  (0.1 until the septic
  * interpolant: the quintic before it spread the frames by 1.3e-5 at 0.15.) */
-#define PENDULA_KAPPA_RATE     0.2
+#define PENDULA_KAPPA_RATE  0.2
 /* Largest step of the engine, simulated seconds: 2^-7 s (the step levels
  * are H_MAX 2^-level).  Each scheme has its own largest step, H_MAX
  * 2^-min_level (pendula_scheme_h_max): the Gauss-Legendre models (order 6)
@@ -69,13 +72,10 @@ enum {
  * 4, 60 s: energy spread 8.7e-9, 2.0e-8, 7.1e-9 of the range on Suzuki's at
  * 2^-9 s; on Kahan and Li's 3.9e-12, 5.8e-12, 2.0e-11 at 2^-9 s, 2.7e-10,
  * 3.6e-10, 4.1e-9 at 2^-8 s, 1.2e-8, 3.2e-8, 3.7e-8 at 2^-7 s.) */
-#define PENDULA_H_MAX          (1.0 / 128.0)
-#define PENDULA_LEVEL_GAUSS    0 /* pendula_system.min_level of each scheme */
-#define PENDULA_LEVEL_SUZUKI   2
-#define PENDULA_LEVEL_KAHAN_LI 1
+#define PENDULA_H_MAX       (1.0 / 128.0)
 
-/* The longest step of the model's scheme (simulated s).  A model that sets
- * sys->min_level does so in derive() before it asks pendula_settings_step. */
+/* The longest step of the model's scheme (simulated s).  A model's derive()
+ * sets sys->min_level before it asks pendula_settings_step. */
 static inline double pendula_scheme_h_max(const pendula_system *sys)
 {
 	return PENDULA_H_MAX / (double)(1u << sys->min_level);
@@ -126,7 +126,7 @@ typedef struct {
 	 * step: h sum_i b_i P(stage i), pendula_gauss_finish; a composition
 	 * of RATTLE steps: the trapezoidal rule per stage, pendula_compose).
 	 * The engine compares it with the change of the energy: a step whose
-	 * energy does not add up was too long for the motion (engine.c,
+	 * energy does not add up was too long for the motion (step.c,
 	 * PENDULA_ENERGY_DEFECT). */
 	double work;
 	/* (the ints together, without padding between them: the engine that
@@ -156,109 +156,96 @@ static inline void pendula_predictor_start(pendula_predictor *pr, const double *
  * step of the fastest small oscillation omega_nat, PENDULA_KAPPA_DAMP of
  * the damping rate damp, and PENDULA_KAPPA_FORCE of each forced axis's
  * frequency; never above the scheme's longest step (pendula_scheme_h_max).
- * (engine.c) */
+ * (system.c) */
 double pendula_settings_step(const pendula_system *sys, double omega_nat, double kappa_nat,
                              double damp);
 
+/* A model's functions (see the top of this file).  The members marked
+ * optional may be NULL; the comment after "NULL:" says what the engine
+ * does then (engine/system.c, engine/step.c). */
 struct pendula_model_ops {
-	size_t sys_size; /* bytes of the model's part of pendula_system */
-
-	/* Constants from settings (clamping whatever is out of range): fills
-	 * every common field of sys except ops, and the model's part. */
+	/* Constants from settings, clamped: sys's common fields but ops, and the model's part. */
 	void (*derive)(pendula_system *sys, const pendula_params *p);
-
-	/* Bodies k >= from (0-based) start at their initial angles at rest:
-	 * sets their coordinates in q and their velocities in qdot (the
-	 * others are left alone). */
+	/* Bodies k >= from start at their initial places at rest (q, qdot of the others kept). */
 	void (*initial)(const pendula_system *sys, const pendula_params *p, int from, double *q,
 	                double *qdot);
-
+	/* Velocities qdot from momenta p at coordinates q. */
 	void (*velocity)(const pendula_system *sys, const double *q, const double *p, double *qdot);
+	/* Momenta p from velocities qdot at coordinates q (the mass matrix). */
 	void (*momentum)(const pendula_system *sys, const double *q, const double *qdot, double *p);
+	/* Accelerations at (q, qdot) and the forcing phases. */
 	void (*accel)(const pendula_system *sys, const double *q, const double *qdot,
 	              double phase_x, double phase_y, double *accel);
+	/* Energy (J) at (q, qdot), kinetic and potential. */
 	double (*energy)(const pendula_system *sys, const double *q, const double *qdot);
+	/* Power (W) of the damping, torques and forcing at (q, qdot) and the forcing phases. */
 	double (*power)(const pendula_system *sys, const double *q, const double *qdot,
 	                double phase_x, double phase_y);
-
-	/* One composed 4th-order step over h, and one step of its base scheme;
-	 * both advance q, p, the phases and t. */
+	/* One step over h of the model's scheme (q, p, phases, t); sets pr->work, pr->failed. */
 	int (*step)(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr);
+	/* Optional, for the tests only (pendula_step_base): one base step of a composed scheme. */
 	int (*step_base)(const pendula_system *sys, pendula_state *s, double h,
 	                 pendula_predictor *pr);
-
-	/* Largest step (simulated s) for the motion at this normalised energy. */
-	double (*step_bound)(const pendula_system *sys, double energy_norm);
-	/* Optional (NULL: step_bound alone): the largest step for the motion
-	 * at this state, with velocities qdot, given its normalised energy; at
-	 * least step_bound(sys, energy_norm) when the energy bound is
-	 * rigorous.  Lets a model size the step from the actual speeds rather
-	 * than from the worst case its energy allows.  qddot: the
-	 * accelerations at the state if the engine has them (an angle model's
-	 * PENDULA_CH_OMEGA derivatives, measured at the end of the last step),
-	 * else NULL; inv_mass: what the model's measure_jerk left there for
-	 * this rule at the same state (PENDULA_MAX_BODIES values, e.g. the
-	 * diagonal of the inverse mass matrix), else NULL. */
+	/* Largest step (s) for the motion at s: see below. */
 	double (*step_bound_at)(const pendula_system *sys, const pendula_state *s,
 	                        const double *qdot, const double *qddot, const float *inv_mass,
 	                        double energy_norm);
-
-	/* Between steps: wraps the angles, flushes tiny values; adds to
-	 * shift[PENDULA_CH_THETA + k] what each angle channel jumped by. */
+	/* Between steps: wraps the angles, flushes tiny values; adds each angle's jump to shift. */
 	void (*canonical)(const pendula_system *sys, pendula_state *s, double *shift);
-
-	/* Velocities at the state, and the value and time derivative of every
-	 * channel (PENDULA_N_CH_ALL; channels the model lacks are 0). */
+	/* Velocities at s, every channel's value and time derivative (unless measure_jerk). */
 	void (*measure)(const pendula_system *sys, const pendula_state *s, double *qdot,
 	                double *val, double *der);
-
-	/* Geometry at q for drawing. */
-	void (*pose)(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
-	             pendula_pose *pose);
-
-	/* Optional (NULL for the planar angle models, whose defaults are
-	 * written in engine.c): */
-
-	/* After new settings (apply_pending, restart): bodies k >= from have
-	 * just been placed by initial(); fit the whole state to the new
-	 * settings (e.g. rescale Cartesian positions to new rod lengths,
-	 * keeping directions and turn rates, and put the velocities back on
-	 * the constraints).  Default: nothing (angles need no fitting). */
-	void (*adapt)(const pendula_system *sys, int from, double *q, double *qdot,
-	              double wave_phase);
-
-	/* After new settings: the value and derivative every channel starts
-	 * the next step with.  Default: the angle channels of bodies k < n
-	 * start at q[k] with velocity qdot[k], the others carry on. */
-	void (*fresh)(const pendula_system *sys, const pendula_state *s, double *qdot, double *val,
-	              double *der);
-
-	/* Geometry with a 3-D pivot, the bead floor's wave at wave_phase
-	 * (pendula_pose_at3).  Default: pose() with (pivot.x, pivot.y). */
-	void (*pose3)(const pendula_system *sys, const double *q, pendula_vec3 pivot,
-	              double wave_phase, pendula_pose *pose);
-
-	/* measure(), and the angles' third derivative at the state in jerk
-	 * (for the output interpolant of an angle model), in one pass that
-	 * shares the model's factorisations.  When given, the engine calls it
-	 * instead of measure() at the end of each step.  Default: the central
-	 * difference of accel() (engine.c, angle_jerk), two more evaluations.
-	 * inv_mass (PENDULA_MAX_BODIES values; NULL: not wanted): what the
-	 * model's step_bound_at would otherwise compute again at the same
-	 * state from the same factorisation; the engine keeps it (in single
-	 * precision: the step rules need no more) until it chooses the next
-	 * step. */
+	/* Optional, in place of measure: measure() plus the angles' jerks (see below). */
 	void (*measure_jerk)(const pendula_system *sys, const pendula_state *s, double *qdot,
 	                     double *val, double *der, double *jerk, float *inv_mass);
-
-	/* Coordinates q from a frame's channels.  Default: q[k] = theta[k]. */
+	/* Geometry at q for drawing, pivot in 3-D, the bead floor's wave at wave_phase. */
+	void (*pose)(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+	             double wave_phase, pendula_pose *pose);
+	/* Optional: fits the state to new settings (see below).  NULL: nothing. */
+	void (*adapt)(const pendula_system *sys, int from, double *q, double *qdot,
+	              double wave_phase);
+	/* Optional, after new settings: every channel's start.  NULL: the angle models' rule. */
+	void (*fresh)(const pendula_system *sys, const pendula_state *s, double *qdot, double *val,
+	              double *der);
+	/* Optional: coordinates q from a frame's channels.  NULL: q[k] = theta[k]. */
 	void (*coords)(const pendula_system *sys, const pendula_frame *f, double *q);
-
-	/* How the velocity outputs come from the interpolants (PENDULA_VEL_*;
-	 * default 0 = PENDULA_VEL_ANGLE).  A model other than an angle model
-	 * fills sys->speed_ref in derive(). */
+	/* How the velocity outputs come from the interpolants (PENDULA_VEL_*; 0: _ANGLE). */
 	int velocity_outputs;
 };
+
+/* derive: sets sys->min_level too (the scheme's, schemes/scheme_*.h), before
+ * it asks pendula_settings_step.
+ *
+ * step_bound_at: the largest step (simulated s) for the motion at the state
+ * s with velocities qdot and normalised energy energy_norm.  A model sizes
+ * the step from the actual speeds, with the bound its energy allows as a
+ * floor.  qddot: the accelerations at s if the engine has them (an angle
+ * model's PENDULA_CH_OMEGA derivatives, measured at the end of the last
+ * step), else NULL; inv_mass: what the model's measure_jerk left for this
+ * rule at the same state (PENDULA_MAX_BODIES values, e.g. the diagonal of
+ * the inverse mass matrix), else NULL.
+ *
+ * measure_jerk: measure(), and the angles' third derivatives at the state
+ * in jerk (the end conditions of an angle model's output interpolant), in
+ * one pass that shares the model's factorisations; the engine then calls it
+ * instead of measure(), which the model need not give.  NULL: the engine
+ * takes the central difference of accel() (engine/step.c, angle_jerk), two
+ * more evaluations.  inv_mass (PENDULA_MAX_BODIES values; NULL: not
+ * wanted): what the model's step_bound_at would otherwise compute again
+ * from the same factorisation; the engine keeps it (in single precision:
+ * the step rules need no more) until it chooses the next step.
+ *
+ * adapt: bodies k >= from have just been placed by initial(); fit the whole
+ * state to the new settings (e.g. rescale Cartesian positions to new rod
+ * lengths, keeping directions and turn rates, and put the velocities back
+ * on the constraints).
+ *
+ * fresh: the value and derivative every channel starts the next step with
+ * after new settings.  NULL: the angle channels of bodies k < n start at
+ * q[k] with velocity qdot[k], the others carry on.
+ *
+ * velocity_outputs: a model other than an angle model fills sys->speed_ref
+ * in derive(). */
 
 /* The model's own constants inside sys. */
 #define PENDULA_MODEL_PART(type, sys)       ((type *)(void *)(sys)->model.d)
@@ -309,6 +296,27 @@ static inline void pendula_effective_gravity_at(const pendula_system *sys, const
 	pendula_effective_gravity3(sys, s->phase_x, s->phase_y, s->phase_z, g3);
 }
 
+/* The pivot's place at the forcing phases (pendula_pivot, pendula_pivot_z;
+ * inline: the engine's frames read it at every frame): amp sin(phase), y
+ * amp cos(phase), without the sine for an unforced axis at phase 0 (the
+ * usual case: its phase never moves), where the product is +0. */
+static inline double pendula_pivot_sin(double amp, double phase)
+{
+	return amp != 0.0 || phase != 0.0 ? amp * sin(phase) : 0.0;
+}
+
+static inline void pendula_pivot_xy_at(const pendula_system *sys, double phase_x, double phase_y,
+                                       double *x, double *y)
+{
+	*x = pendula_pivot_sin(sys->force.amp_x, phase_x);
+	*y = sys->force.amp_y != 0.0 || phase_y != 0.0 ? sys->force.amp_y * cos(phase_y) : 0.0;
+}
+
+static inline double pendula_pivot_z_at(const pendula_system *sys, double phase_z)
+{
+	return pendula_pivot_sin(sys->force.amp_z, phase_z);
+}
+
 /* The step a model's step_bound_at takes from the actual motion: the
  * positive root h of A h^2 + W h = kappa (a rate W, extrapolated over the
  * step with its rate of change A, turns by at most kappa), or h_energy,
@@ -318,370 +326,6 @@ static inline double pendula_state_step(double W, double A, double kappa, double
 {
 	const double h = 2.0 * kappa / (W + sqrt(W * W + 4.0 * A * kappa));
 	return h > h_energy ? h : h_energy;
-}
-
-/* Gauss-Legendre collocation with three stages (order 6, symplectic and
- * symmetric for any Hamiltonian, separable or not; Hairer, Lubich, Wanner,
- * "Geometric Numerical Integration", II.1.3 and VI.4): nodes c_i = 1/2 +
- * (-1, 0, 1) sqrt(15)/10, weights b = (5, 8, 5)/18, and the Butcher matrix
- * a_ij = int_0^{c_i} L_j, L_j the Lagrange basis on the nodes.  Measured
- * on the double pendulum from its chaotic default start (fixed steps, 208
- * s): 1/128 s spreads the energy by 4.2e-8 with 1971 stage evaluations per
- * simulated second; Suzuki's composition of the midpoint rule spreads it by
- * 6.1e-5 at 1/512 s with 9452. */
-#define PENDULA_GAUSS_R15 3.87298334620741688518 /* sqrt(15) */
-static const double pendula_gauss_c[PENDULA_GAUSS_STAGES] = {0.5 - PENDULA_GAUSS_R15 / 10.0, 0.5,
-                                                             0.5 + PENDULA_GAUSS_R15 / 10.0};
-static const double pendula_gauss_b[PENDULA_GAUSS_STAGES] = {5.0 / 18.0, 8.0 / 18.0, 5.0 / 18.0};
-static const double pendula_gauss_a[PENDULA_GAUSS_STAGES][PENDULA_GAUSS_STAGES] = {
-    {5.0 / 36.0, 2.0 / 9.0 - PENDULA_GAUSS_R15 / 15.0, 5.0 / 36.0 - PENDULA_GAUSS_R15 / 30.0},
-    {5.0 / 36.0 + PENDULA_GAUSS_R15 / 24.0, 2.0 / 9.0, 5.0 / 36.0 - PENDULA_GAUSS_R15 / 24.0},
-    {5.0 / 36.0 + PENDULA_GAUSS_R15 / 30.0, 2.0 / 9.0 + PENDULA_GAUSS_R15 / 15.0, 5.0 / 36.0}};
-
-/* The predictor of a Gauss-Legendre step.  The stage velocities W_i
- * approximate the motion's velocity at t0 + c_i h to O(h^4) (stage order
- * 3), so the last steps' stages, extrapolated, guess the next ones:
- *  - after two steps of the same length, the quartic through the last five
- *    (at c_2 - 2, c_3 - 2, c_1 - 1, c_2 - 1, c_3 - 1 in units of h) plus
- *    the error the same guess made for the same stage in the step before
- *    (it changes little from one step to the next);
- *  - else the parabola through the last step's three stages (at
- *    (c_j - 1) h_last / h: also right after a change of step);
- *  - the first step after a start: the velocities at the start.
- * Measured on the six-rod default chain (10 s): the first iteration moves
- * the angles by 10^-7.4 rad (geometric mean) against 10^-5.9 with the
- * parabola plus its error, and a step takes 4.9 iterations instead of 5.8
- * (instructions per frame, lv2bench at block 256: six rods 291 to 275,
- * `chain` 107 to 101, `double` 49.8 to 48.3, `parallel` 62.4 to 60.1).
- * The quartic's weights (pendula_gauss_extrapolate) are the Lagrange
- * basis on the five nodes, at c_i (tests/test_chain.c recomputes them
- * from the Legendre roots); six nodes are no better (the sixth is the
- * farthest). */
-static const double pendula_gauss_extrapolate[PENDULA_GAUSS_STAGES][PENDULA_GAUSS_MEMORY] = {
-    {0.5140719307654581, -4.163977794943222, 6.5873666409185, -4.846777691950554,
-     2.909316915209819},
-    {4.163977794943222, -31.782927833565473, 47.69825006437042, -29.83064446160989,
-     10.751344435861721},
-    {14.95667192167787, -109.88064560785054, 159.87328947695445, -92.19259361147317,
-     28.24327782069139}};
-
-/* The parabola through the last step's stages, at the next step's stages
- * (the last step r times as long as the next; r = 0: a start, where every
- * stored velocity is the start's). */
-static inline __attribute__((always_inline)) void
-pendula_gauss_parabola(const pendula_predictor *pr, double r,
-                       double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], const int n)
-{
-	const double *last[PENDULA_GAUSS_STAGES];
-	for (int j = 0; j < PENDULA_GAUSS_STAGES; ++j)
-		last[j] = pr->gauss.w[PENDULA_GAUSS_MEMORY - PENDULA_GAUSS_STAGES + j];
-	for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
-		double l[PENDULA_GAUSS_STAGES] = {1.0, 0.0, 0.0};
-		if (r != 0.0)
-			for (int j = 0; j < PENDULA_GAUSS_STAGES; ++j) {
-				double num = 1.0, den = 1.0;
-				for (int m = 0; m < PENDULA_GAUSS_STAGES; ++m)
-					if (m != j) {
-						num *= pendula_gauss_c[i] -
-						       (pendula_gauss_c[m] - 1.0) * r;
-						den *=
-						    (pendula_gauss_c[j] - pendula_gauss_c[m]) * r;
-					}
-				l[j] = num / den;
-			}
-		for (int k = 0; k < n; ++k) {
-			double sum = 0.0;
-			for (int j = 0; j < PENDULA_GAUSS_STAGES; ++j)
-				sum += l[j] * last[j][k];
-			w[i][k] = sum;
-		}
-	}
-}
-
-/* Guesses w of the stage velocities of a step of length h, and the plain
- * extrapolations behind them (for pendula_gauss_push). */
-static inline __attribute__((always_inline)) void
-pendula_gauss_guess(pendula_predictor *pr, double h,
-                    double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
-                    double extrapolated[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], const int n)
-{
-	if (pr->stage_h != h) { /* a start, or a new step length */
-		pendula_gauss_parabola(pr, pr->stage_h / h, extrapolated, n);
-		pr->steps = 0;
-		pr->stage_h = h;
-	} else if (pr->steps < 2) {
-		pendula_gauss_parabola(pr, 1.0, extrapolated, n);
-	} else {
-		for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i)
-			for (int k = 0; k < n; ++k) {
-				double sum = 0.0;
-				for (int j = 0; j < PENDULA_GAUSS_MEMORY; ++j)
-					sum += pendula_gauss_extrapolate[i][j] * pr->gauss.w[j][k];
-				extrapolated[i][k] = sum;
-			}
-	}
-	/* the errors were learnt by the same extrapolation after three steps */
-	const int learnt = pr->steps >= 3;
-	for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i)
-		for (int k = 0; k < n; ++k)
-			w[i][k] = learnt ? extrapolated[i][k] + pr->gauss.correction[i][k]
-			                 : extrapolated[i][k];
-}
-
-/* The solved stages join the predictor's memory; each stage learns its
- * guess's error. */
-static inline __attribute__((always_inline)) void
-pendula_gauss_push(pendula_predictor *pr, const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
-                   const double extrapolated[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], const int n)
-{
-	enum { LAST = PENDULA_GAUSS_MEMORY - PENDULA_GAUSS_STAGES };
-	for (int k = 0; k < n; ++k) {
-		for (int j = 0; j < LAST; ++j)
-			pr->gauss.w[j][k] = pr->gauss.w[j + PENDULA_GAUSS_STAGES][k];
-		for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
-			pr->gauss.w[LAST + i][k] = w[i][k];
-			pr->gauss.correction[i][k] = w[i][k] - extrapolated[i][k];
-		}
-	}
-	/* (saturating: the guesses ask only whether 2 or 3 steps came before,
-	 * and an int counting every step would overflow after 2^31 of them,
-	 * three hours of a setting that takes four steps per frame at 48 kHz,
-	 * and fall back to the plain parabola for as long again) */
-	if (pr->steps < 3)
-		pr->steps++;
-}
-
-/* The pieces of a Gauss-Legendre step that do not depend on the model
- * (model_parallel.c and model_chain.c solve the stages their own way). */
-
-/* The effective gravity at each stage's time t0 + c_i h. */
-static inline __attribute__((always_inline)) void
-pendula_gauss_gravity(const pendula_system *sys, const pendula_state *s, double h,
-                      double gx[PENDULA_GAUSS_STAGES], double gy[PENDULA_GAUSS_STAGES])
-{
-	for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
-		gx[i] = 0.0;
-		gy[i] = -sys->g;
-		if (sys->force.forced) {
-			const double ci = pendula_gauss_c[i] * h;
-			pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * ci,
-			                          s->phase_y + sys->force.omega_y * ci, &gx[i],
-			                          &gy[i]);
-		}
-	}
-}
-
-/* sum_j a_ij w_j: stage i's angles are th0 + h times this. */
-static inline __attribute__((always_inline)) void
-pendula_gauss_stage_rate(const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], int i,
-                         double *rate, const int n)
-{
-	for (int k = 0; k < n; ++k) {
-		double sum = 0.0;
-		for (int j = 0; j < PENDULA_GAUSS_STAGES; ++j)
-			sum += pendula_gauss_a[i][j] * w[j][k];
-		rate[k] = sum;
-	}
-}
-
-/* Stage i's angles th0 + h sum_j a_ij w_j. */
-static inline __attribute__((always_inline)) void
-pendula_gauss_stage_angles(const double *q,
-                           const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], double h,
-                           int i, double *th, const int n)
-{
-	double rate[PENDULA_MAX_BODIES];
-	pendula_gauss_stage_rate(w, i, rate, n);
-	for (int k = 0; k < n; ++k)
-		th[k] = q[k] + h * rate[k];
-}
-
-/* sum_j a_ij (f_j - [j != i] Lambda W_j): stage i's momentum is p0 + h
- * times this, the damping of its own velocity W_i being left to the
- * model's implicit solve. */
-static inline __attribute__((always_inline)) void
-pendula_gauss_stage_force(const double f[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
-                          const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
-                          const double *lambda, int i, double *force, const int n)
-{
-	for (int k = 0; k < n; ++k) {
-		double sum = 0.0;
-		for (int j = 0; j < PENDULA_GAUSS_STAGES; ++j) {
-			const double damp = j == i ? 0.0 : lambda[k] * w[j][k];
-			sum += pendula_gauss_a[i][j] * (f[j][k] - damp);
-		}
-		force[k] = sum;
-	}
-}
-
-/* The end of the step from the solved stages: th1 = th0 + h sum b_i W_i,
- * p1 = p0 + h sum b_i (f_i - Lambda W_i); the work of the non-conservative
- * forces, h sum b_i power_i (power_i: their power at stage i, the step's
- * own quadrature, for the engine's energy check); the stages join the
- * predictor, and the phases and t advance. */
-static inline __attribute__((always_inline)) void
-pendula_gauss_finish(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
-                     const double w[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
-                     const double f[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES], const double *lambda,
-                     const double power[PENDULA_GAUSS_STAGES],
-                     const double extrapolated[PENDULA_GAUSS_STAGES][PENDULA_MAX_BODIES],
-                     const int n)
-{
-	double work = 0.0;
-	for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i)
-		work += pendula_gauss_b[i] * power[i];
-	pr->work = h * work;
-	for (int k = 0; k < n; ++k) {
-		double dq = 0.0, dp = 0.0;
-		for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
-			dq += pendula_gauss_b[i] * w[i][k];
-			dp += pendula_gauss_b[i] * (f[i][k] - lambda[k] * w[i][k]);
-		}
-		s->q[k] += h * dq;
-		s->p[k] += h * dp;
-	}
-	pendula_gauss_push(pr, w, extrapolated, n);
-	s->phase_x = pendula_wrap_phase(s->phase_x + sys->force.omega_x * h);
-	s->phase_y = pendula_wrap_phase(s->phase_y + sys->force.omega_y * h);
-	s->t += h;
-}
-
-/* A symmetric composition of a symmetric base step: stages of c_j h,
- * j = 1..n_stages, c symmetric (c_j = c_{n+1-j}) with sum 1.  A model's
- * step() calls pendula_compose_suzuki or pendula_compose_s9 with its own
- * base step, which inlines.
- *
- * Suzuki's fractal 4th-order composition (Phys. Lett. A 146, 1990): stages
- * g1, g1, g2, g1, g1 with g1 = 1 / (4 - 4^(1/3)), g2 = 1 - 4 g1.  Measured
- * here against Yoshida's triple jump: five solves instead of three, but the
- * same energy error at twice the step, so fewer solves per second of
- * simulated time; and the one negative stage is short (-0.66 h rather than
- * -1.70 h), which keeps implicitly damped stages well inside their stable
- * range.
- *
- * Kahan and Li's 6th-order composition s9odr6a (Math. Comp. 66, 1997):
- * nine stages, the longest 0.80 h and the negative ones -0.71 h (an
- * implicitly damped stage of -0.71 h stays far from the trapezoidal
- * factor's pole at |stage| c = 2 while h c <= PENDULA_KAPPA_DAMP).  On a
- * harmonic oscillator of frequency w with the Stormer-Verlet base step
- * (which RATTLE is), the energy error of Suzuki's at h w = 0.05, 4.5e-8 of
- * the oscillator's energy, is that of Kahan and Li's at h w = 0.2 (3.1e-8):
- * 45 stages per radian instead of 100.  The step it allows grows as the
- * sixth root of the error allowed rather than the fourth.
- *
- * The work of the non-conservative forces (pendula_predictor.work, for the
- * engine's energy check): each base step adds the trapezoidal rule of their
- * power, h_j/2 (P(start of stage j) + P(end of stage j)), from the model's
- * power at a state (power; NULL when the settings have no such forces: the
- * work is then 0, without evaluating anything).  Appended to a
- * symmetric base step, the trapezoidal rule keeps the step of the extended
- * system (q, p, W) with W' = P symmetric (run backwards it subtracts the
- * same two powers), so the composition raises it to its order with the
- * rest: the reported work is as accurate as the energy it is compared
- * with, not 2nd order (a damped motion would then fail the check for its
- * quadrature error alone).  n_stages + 1 powers per step: a stage's end is
- * the next one's start. */
-#define PENDULA_SUZUKI_G1       0.41449077179437573714
-#define PENDULA_SUZUKI_G2       -0.65796308717750294856
-#define PENDULA_SUZUKI_STAGES   5
-#define PENDULA_KAHAN_LI_STAGES 9
-static const double pendula_suzuki_stages[PENDULA_SUZUKI_STAGES] = {
-    PENDULA_SUZUKI_G1, PENDULA_SUZUKI_G1, PENDULA_SUZUKI_G2, PENDULA_SUZUKI_G1, PENDULA_SUZUKI_G1};
-_Static_assert(PENDULA_KAHAN_LI_STAGES <= PENDULA_MAX_STAGES &&
-                   PENDULA_SUZUKI_STAGES <= PENDULA_MAX_STAGES,
-               "each stage's guess error fits pendula_predictor.multiplier_step");
-static const double pendula_kahan_li_stages[PENDULA_KAHAN_LI_STAGES] = {
-    0.39216144400731413928,  0.33259913678935943860, -0.70624617255763935981,
-    0.08221359629355080023,  0.79854399093482996340, 0.08221359629355080023,
-    -0.70624617255763935981, 0.33259913678935943860, 0.39216144400731413928};
-
-typedef int (*pendula_base_step)(const pendula_system *sys, pendula_state *s, double h,
-                                 pendula_predictor *pr, const int n);
-/* The power of the non-conservative forces (the damping, torques and the
- * forcing) at a state, at its time and forcing phases, in W.  force: the
- * forces at s that a RATTLE stage computed where it ended
- * (pendula_predictor.stage_force: positions, time and forcing phases are
- * s's), which the model may take instead of evaluating the effective
- * gravity again; NULL at a step's start. */
-typedef double (*pendula_state_power)(const pendula_system *sys, const pendula_state *s,
-                                      const double *force);
-
-static inline __attribute__((always_inline)) int
-pendula_compose(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
-                const int n, const pendula_base_step base, const pendula_state_power power,
-                const double *stage, const int n_stages)
-{
-	/* Each stage's constraint solve starts from the multipliers (the rods'
-	 * forces) the stage before it solved for, the first stage from the
-	 * previous step's last, which ended where this step starts.  Over
-	 * bench_cap's 500 musical spherical settings this costs 4.5 % less work
-	 * than each stage starting from its own answer of the step before (a
-	 * whole step earlier), and settings at the cap 3 -> 2; the stage
-	 * nearest in time (by the stages' midpoints or starts) did worse (2.8
-	 * and 4.0 % less).
-	 * To that guess each stage adds the error it made in the step before
-	 * (multiplier_step), as the Gauss predictor corrects its extrapolation:
-	 * the multipliers change from stage to stage by nearly the same amount
-	 * in consecutive steps (a stage's answer is not the tension at one
-	 * instant: it depends on the stage's length and sign too).  Work of
-	 * the 500 musical spherical settings, four draws of them: -4.8, -5.6,
-	 * -7.2 and -8.0 % (with the differences in double precision: -7.6,
-	 * -6.7, -7.2, -8.2 %); settings at the cap unchanged (2, 2, 3, 2).
-	 * Extrapolating each stage linearly in time from the two stages before
-	 * it instead: +0.7 %.  Forgotten when the step length changes (kept:
-	 * the same work within 1 %). */
-	if (pr->stage_h != h) {
-		memset(pr->multipliers, 0, sizeof(pr->multipliers));
-		pr->stage_h = h;
-		pr->steps = 0;
-	}
-	int it = 0;
-	double p_start = power ? power(sys, s, NULL) : 0.0, work = 0.0;
-	for (int j = 0; j < n_stages; ++j) {
-		pr->stage = j;
-		double start[PENDULA_MAX_CONSTRAINTS];
-		memcpy(start, pr->multipliers, sizeof(start));
-		/* (the first stage's error needs the step before last's end) */
-		if (pr->steps >= 2 || (pr->steps == 1 && j > 0))
-			for (int k = 0; k < PENDULA_MAX_CONSTRAINTS; ++k)
-				pr->multipliers[k] += (double)pr->multiplier_step[j][k];
-		it += base(sys, s, stage[j] * h, pr, n);
-		for (int k = 0; k < PENDULA_MAX_CONSTRAINTS; ++k) {
-			const double d = pr->multipliers[k] - start[k];
-			/* (nothing that would overflow a float: a NaN or an absurd
-			 * step starts the next one from the plain guess) */
-			pr->multiplier_step[j][k] = fabs(d) < 1e30 ? (float)d : 0.0f;
-		}
-		if (power) {
-			/* (the stage's end forces: measured over bench_cap's
-			 * shaken spherical settings #128 and #222, 5 % fewer
-			 * instructions per frame, the same output bits) */
-			const double p_end = power(sys, s, pr->stage_force);
-			work += stage[j] * (p_start + p_end);
-			p_start = p_end;
-		}
-	}
-	pr->stage = -1;
-	if (pr->steps < 2)
-		pr->steps++;
-	pr->work = 0.5 * h * work;
-	return it;
-}
-
-static inline __attribute__((always_inline)) int
-pendula_compose_suzuki(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
-                       const int n, const pendula_base_step base, const pendula_state_power power)
-{
-	return pendula_compose(sys, s, h, pr, n, base, power, pendula_suzuki_stages,
-	                       PENDULA_SUZUKI_STAGES);
-}
-
-static inline __attribute__((always_inline)) int
-pendula_compose_s9(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr,
-                   const int n, const pendula_base_step base, const pendula_state_power power)
-{
-	return pendula_compose(sys, s, h, pr, n, base, power, pendula_kahan_li_stages,
-	                       PENDULA_KAHAN_LI_STAGES);
 }
 
 #endif

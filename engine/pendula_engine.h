@@ -97,10 +97,10 @@ typedef struct {
 typedef struct pendula_model_ops pendula_model_ops;
 
 /* Work units of a step attempt's bookkeeping (the engine's part; the work
- * cap, engine.c). */
+ * cap, engine_internal.h). */
 #define PENDULA_WORK_STEP  128
 /* Work units of unused budget that carry over to later frames, and the
- * credit a reset starts with (engine.c, start_credit): the work since a reset
+ * credit a reset starts with (step.c, engine_start_credit): the work since a reset
  * is at most pendula_stats.max_work_per_frame per frame, plus this, plus
  * the last step's. */
 #define PENDULA_BURST_WORK 48000
@@ -115,9 +115,9 @@ typedef struct {
 	int n;           /* bodies with an angle */
 	signed char dof; /* coordinates of the state */
 	/* The longest step of the model's scheme is the engine's longest
-	 * (PENDULA_H_MAX) times 2^-min_level: 2 (1/512 s, Suzuki's composition) unless
-	 * the model's derive() sets it (model.h: 0 for Gauss-Legendre, 1 for Kahan and
-	 * Li's composition). */
+	 * (PENDULA_H_MAX) times 2^-min_level, set by the model's derive()
+	 * (schemes/: 0 for Gauss-Legendre, 1 for Kahan and Li's composition, 2
+	 * for Suzuki's). */
 	unsigned char min_level;
 	/* Events of the 3-D models: the motion has no top to flip over (only
 	 * swings), e.g. the bead on its floor.  Set by the model's derive(). */
@@ -356,7 +356,7 @@ typedef struct {
 	double lost_time;       /* simulated seconds the work cap dropped (time_ratio) */
 	double step_size;       /* current step, simulated seconds */
 	/* The work cap per frame at this sample rate, in work units
-	 * (engine.c: MAX_WORK_PER_SECOND / sample rate). */
+	 * (engine_internal.h: MAX_WORK_PER_SECOND / sample rate). */
 	double max_work_per_frame;
 } pendula_stats;
 void pendula_engine_stats(const pendula_engine *e, pendula_stats *st);

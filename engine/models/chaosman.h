@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The Chaos Man kernel (note section 3): a body on the pivot with bodies
- * 2..N hinged on it.  Its mass matrix is an arrowhead, solved in O(N).  The
- * parallel model (model_parallel.c) is this kernel; the double pendulum
- * (model_double.c) is the kernel with N = 2 point masses (I_O1 = m1 l1^2,
- * c1 = b2 = l1, beta2 = 0, c2 = l2, I_G2 = 0, note section 1).
+ * 2..N hinged on it, implemented in chaosman.c.  Its mass matrix is an
+ * arrowhead, solved in O(N).  The parallel model (model_parallel.c) is this
+ * kernel; the double pendulum (model_double.c) is the kernel with N = 2
+ * point masses (I_O1 = m1 l1^2, c1 = b2 = l1, beta2 = 0, c2 = l2, I_G2 = 0,
+ * note section 1).
  */
 #ifndef PENDULA_CHAOSMAN_H
 #define PENDULA_CHAOSMAN_H
@@ -56,9 +57,6 @@ double pendula_chaosman_power(const pendula_system *sys, const double *q, const 
                               double phase_x, double phase_y);
 int pendula_chaosman_step(const pendula_system *sys, pendula_state *s, double h,
                           pendula_predictor *pr);
-int pendula_chaosman_step_base(const pendula_system *sys, pendula_state *s, double h,
-                               pendula_predictor *pr);
-double pendula_chaosman_step_bound(const pendula_system *sys, double energy_norm);
 double pendula_chaosman_step_bound_at(const pendula_system *sys, const pendula_state *s,
                                       const double *qdot, const double *qddot,
                                       const float *inv_mass, double energy_norm);
@@ -67,13 +65,11 @@ void pendula_chaosman_measure(const pendula_system *sys, const pendula_state *s,
                               double *val, double *der);
 
 /* The ops every Chaos Man model shares; a model fills in derive and pose. */
-#define PENDULA_CHAOSMAN_OPS                                                                      \
-	.sys_size = sizeof(pendula_chaosman), .initial = pendula_chaosman_initial,                \
-	.velocity = pendula_chaosman_velocity, .momentum = pendula_chaosman_momentum,             \
-	.accel = pendula_chaosman_accel, .energy = pendula_chaosman_energy,                       \
-	.power = pendula_chaosman_power, .step = pendula_chaosman_step,                           \
-	.step_base = pendula_chaosman_step_base, .step_bound = pendula_chaosman_step_bound,       \
-	.step_bound_at = pendula_chaosman_step_bound_at, .canonical = pendula_chaosman_canonical, \
-	.measure = pendula_chaosman_measure
+#define PENDULA_CHAOSMAN_OPS                                                            \
+	.initial = pendula_chaosman_initial, .velocity = pendula_chaosman_velocity,     \
+	.momentum = pendula_chaosman_momentum, .accel = pendula_chaosman_accel,         \
+	.energy = pendula_chaosman_energy, .power = pendula_chaosman_power,             \
+	.step = pendula_chaosman_step, .step_bound_at = pendula_chaosman_step_bound_at, \
+	.canonical = pendula_chaosman_canonical, .measure = pendula_chaosman_measure
 
 #endif

@@ -92,6 +92,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	bead_model *bm = PENDULA_MODEL_PART(bead_model, sys);
 	sys->n = 1;
 	sys->dof = 3;
+	sys->min_level = PENDULA_LEVEL_SUZUKI;
 	/* Work per iteration (a double-pendulum iteration = 16; measured on the
 	 * 2-core VM of README.md, "Bounded work"). */
 	sys->work_iteration = 17;
@@ -660,8 +661,8 @@ static double floor_phase_through(const bead_model *bm, const double *q)
 /* The surface (the ellipsoid about the pivot, or the floor's curve with its
  * wave at phase; phase not finite: at a phase where the floor passes
  * through the bead), the centre and the bead. */
-static void bead_pose3(const pendula_system *sys, const double *q, pendula_vec3 pivot, double phase,
-                       pendula_pose *pose)
+static void bead_pose(const pendula_system *sys, const double *q, pendula_vec3 pivot, double phase,
+                      pendula_pose *pose)
 {
 	const bead_model *bm = BM(sys);
 	memset(pose, 0, sizeof(*pose));
@@ -710,15 +711,7 @@ static void bead_pose3(const pendula_system *sys, const double *q, pendula_vec3 
 	pose->pivot_excursion.z = sys->force.amp_z;
 }
 
-static void bead_pose(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
-                      pendula_pose *pose)
-{
-	const pendula_vec3 pivot = {pivot_x, pivot_y, 0.0};
-	bead_pose3(sys, q, pivot, 0.0, pose);
-}
-
 const pendula_model_ops pendula_model_bead = {
-    .sys_size = sizeof(bead_model),
     .derive = bead_derive,
     .initial = bead_initial,
     .velocity = bead_velocity,
@@ -728,14 +721,12 @@ const pendula_model_ops pendula_model_bead = {
     .power = bead_power,
     .step = bead_step,
     .step_base = bead_step_base,
-    .step_bound = bead_step_bound,
     .step_bound_at = bead_step_bound_at,
     .canonical = bead_canonical,
     .measure = bead_measure,
-    .pose = bead_pose,
     .adapt = bead_adapt,
     .fresh = bead_fresh,
-    .pose3 = bead_pose3,
+    .pose = bead_pose,
     .coords = bead_coords,
     .velocity_outputs = PENDULA_VEL_POSITION,
 };

@@ -32,13 +32,13 @@
  * with (gx, gy) the effective gravity of the frame moving with the pivot.
  *
  * Integrator: Gauss-Legendre collocation with three stages (order 6,
- * model.h) in (theta, p), as the Chaos Man kernel does, with each stage's
+ * scheme_gauss.h) in (theta, p), as the Chaos Man kernel does, with each stage's
  * own damping implicit.  The stage equations are solved by a simplified
  * Newton iteration per stage: the Jacobian of the stage's block at the first
  * guess, factored once per step (LU, N <= 6), then corrections from the
  * exact residual (gauss_n).
  */
-#include "model.h"
+#include "scheme_gauss.h"
 
 #include <math.h>
 #include <string.h>
@@ -477,7 +477,7 @@ static double chain_power(const pendula_system *sys, const double *q, const doub
  * (newton_matrix) is factored once per step, and each iteration corrects
  * the stage velocities by those factors applied to the exact residuals.
  * The first guess extrapolates the last steps' stage velocities plus the
- * error the same stage's guess made in the step before (model.h,
+ * error the same stage's guess made in the step before (scheme_gauss.h,
  * pendula_gauss_guess).
  * Between iterations the stage angles move little, so sin and cos follow
  * by Taylor's formula to the third order instead of being evaluated again.
@@ -653,7 +653,7 @@ lu_apply(const lanes m[NMAX][NMAX], const lanes *inv_u, lanes *x, const int n)
 }
 
 /*
- * One Gauss-Legendre step (model.h: three stages, order 6) in (theta, p),
+ * One Gauss-Legendre step (scheme_gauss.h: three stages, order 6) in (theta, p),
  * the chain's form of the Chaos Man kernel's (model_parallel.c):
  *   th_i = th0 + h sum_j a_ij W_j,
  *   (R(th_i) + h a_ii Lambda) W_i = p0 + h sum_j a_ij f_j - h sum_{j!=i} a_ij Lambda W_j,
@@ -826,13 +826,6 @@ PENDULA_SIMD_CLONES static int chain_step(const pendula_system *sys, pendula_sta
 #define CALL(n) gauss_n(sys, s, h, pr, n)
 	CHAIN_DISPATCH(CALL)
 #undef CALL
-}
-
-/* The Gauss-Legendre step is its own base scheme (no composition). */
-static int chain_step_base(const pendula_system *sys, pendula_state *s, double h,
-                           pendula_predictor *pr)
-{
-	return chain_step(sys, s, h, pr);
 }
 
 /* Radians of relative turn of two links per step.  Two links get the double
@@ -1055,12 +1048,6 @@ static inline __attribute__((always_inline)) void measure_with(const pendula_sys
 	}
 }
 
-static void chain_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
-                          double *val, double *der)
-{
-	measure_with(sys, s, qdot, val, der, NULL, NULL);
-}
-
 static void chain_measure_jerk(const pendula_system *sys, const pendula_state *s, double *qdot,
                                double *val, double *der, double *jerk, float *inv_mass)
 {
@@ -1083,9 +1070,11 @@ static int add_point(pendula_pose *pose, double x, double y, pendula_point_kind 
 	return i;
 }
 
-static void chain_pose(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
-                       pendula_pose *pose)
+static void chain_pose(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+                       double wave_phase, pendula_pose *pose)
 {
+	(void)wave_phase;
+	const double pivot_x = pivot.x, pivot_y = pivot.y; /* a planar picture: z = 0 */
 	const pendula_chain *ch = CH(sys);
 	const int n = sys->n;
 	memset(pose, 0, sizeof(*pose));
@@ -1124,7 +1113,6 @@ static void chain_pose(const pendula_system *sys, const double *q, double pivot_
 }
 
 const pendula_model_ops pendula_model_chain = {
-    .sys_size = sizeof(pendula_chain),
     .derive = chain_derive,
     .initial = chain_initial,
     .velocity = chain_velocity,
@@ -1133,11 +1121,8 @@ const pendula_model_ops pendula_model_chain = {
     .energy = chain_energy,
     .power = chain_power,
     .step = chain_step,
-    .step_base = chain_step_base,
-    .step_bound = chain_step_bound,
     .step_bound_at = chain_step_bound_at,
     .canonical = chain_canonical,
-    .measure = chain_measure,
     .pose = chain_pose,
     .measure_jerk = chain_measure_jerk,
 };

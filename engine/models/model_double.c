@@ -41,9 +41,11 @@ static void double_derive(pendula_system *sys, const pendula_params *p)
 }
 
 /* Two thin rods and two bobs; bob 2 is the marker and leaves the trail. */
-static void double_pose(const pendula_system *sys, const double *q, double pivot_x, double pivot_y,
-                        pendula_pose *pose)
+static void double_pose(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+                        double wave_phase, pendula_pose *pose)
 {
+	(void)wave_phase;
+	const double pivot_x = pivot.x, pivot_y = pivot.y; /* a planar picture: z = 0 */
 	const pendula_chaosman *cm = PENDULA_MODEL_PART_CONST(pendula_chaosman, sys);
 	memset(pose, 0, sizeof(*pose));
 	const double th1 = pendula_finite_or(q[0], 0.0), th2 = pendula_finite_or(q[1], 0.0);

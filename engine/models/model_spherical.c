@@ -15,7 +15,7 @@
  * thdot_k on the absolute angle; the swirl is a torque sigma_k sin^2(angle
  * from the vertical) about the vertical.
  *
- * Integrator: Kahan and Li's 6th-order composition (model.h) of RATTLE
+ * Integrator: Kahan and Li's 6th-order composition (scheme_compose.h) of RATTLE
  * (scheme_rattle.h).  The constraints g_k = (|r_k - r_{k-1}|^2 - l_k^2)/2
  * couple neighbours only, so the SHAKE Newton matrix and the Gram matrix
  * G M^-1 G^T of the velocity projection are tridiagonal: O(N) per
@@ -56,7 +56,7 @@ _Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "the rods' multipliers fit the pre
  * for both rules, 9 with KAPPA_MOTION 0.15; the work of all 500: 1.23e9,
  * 6.1e8 and 6.3e8 units.
  * The ceiling then rose to 0.45 (with the engine's quiet relaxation of a
- * raised step floor, engine.c QUIET_HOLD): settings at the cap 3 -> 3,
+ * raised step floor, step.c QUIET_HOLD): settings at the cap 3 -> 3,
  * but the slowest keeps 0.96 of real time instead of 0.86 and the work of
  * all 500 falls 6.0e8 -> 4.8e8 units (0.5: the same); free motion 9.3e-6
  * / 32 / -10.04 / 2.0 million (at 0.25: 3.0e-5 / 33 / -10.05 / 2.4
@@ -842,8 +842,8 @@ static void spherical_coords(const pendula_system *sys, const pendula_frame *f, 
 
 /* Thin rods and bobs in 3-D; the last bob is the marker and leaves the
  * trail.  The handles set theta{k} in the plane of the view (x, y). */
-static void spherical_pose3(const pendula_system *sys, const double *q, pendula_vec3 pivot,
-                            double wave_phase, pendula_pose *pose)
+static void spherical_pose(const pendula_system *sys, const double *q, pendula_vec3 pivot,
+                           double wave_phase, pendula_pose *pose)
 {
 	(void)wave_phase;
 	const spherical_model *sm = SM(sys);
@@ -876,15 +876,7 @@ static void spherical_pose3(const pendula_system *sys, const double *q, pendula_
 	pose->pivot_excursion.z = sys->force.amp_z;
 }
 
-static void spherical_pose(const pendula_system *sys, const double *q, double pivot_x,
-                           double pivot_y, pendula_pose *pose)
-{
-	const pendula_vec3 pivot = {pivot_x, pivot_y, 0.0};
-	spherical_pose3(sys, q, pivot, 0.0, pose);
-}
-
 const pendula_model_ops pendula_model_spherical = {
-    .sys_size = sizeof(spherical_model),
     .derive = spherical_derive,
     .initial = spherical_initial,
     .velocity = spherical_velocity,
@@ -894,14 +886,12 @@ const pendula_model_ops pendula_model_spherical = {
     .power = spherical_power,
     .step = spherical_step,
     .step_base = spherical_step_base,
-    .step_bound = spherical_step_bound,
     .step_bound_at = spherical_step_bound_at,
     .canonical = spherical_canonical,
     .measure = spherical_measure,
-    .pose = spherical_pose,
     .adapt = spherical_adapt,
     .fresh = spherical_fresh,
-    .pose3 = spherical_pose3,
+    .pose = spherical_pose,
     .coords = spherical_coords,
     .velocity_outputs = PENDULA_VEL_DIRECTION,
 };

@@ -4,7 +4,7 @@
  * Comput. Phys. 112, 1994) for point masses in Cartesian coordinates with
  * holonomic constraints g(q, t) = 0, as a template the Cartesian models
  * (model_spherical.c, model_bead.c) instantiate, like the compositions
- * of model.h, which turn it into a method of order 4 (Suzuki's, the bead)
+ * of scheme_compose.h, which turn it into a method of order 4 (Suzuki's, the bead)
  * or 6 (Kahan and Li's, the spherical pendulum).
  *
  * Coordinates q are positions relative to the pivot (the frame that moves
@@ -54,7 +54,7 @@
 #ifndef PENDULA_SCHEME_RATTLE_H
 #define PENDULA_SCHEME_RATTLE_H
 
-#include "model.h"
+#include "scheme_compose.h"
 
 typedef void (*pendula_rattle_force)(const pendula_system *sys, const double *q,
                                      const pendula_state *s, double *f);

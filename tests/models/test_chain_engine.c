@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "chain.h"
+#include "scheme_gauss.h" /* the predictor of the chain's Gauss step */
 #include "sweep.h"
 
 /* ------------------------------------------------------------------------ */

@@ -8,6 +8,7 @@
  * of a chain of bobs with a Jacobi eigen-solver.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "scheme_compose.h" /* PENDULA_KAHAN_LI_STAGES */
 #include "spatial.h"
 
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Events (pendula_engine.h): each body's event angle is classified per
+ * frame by its sign and by its half (upper: |angle| > pi / 2).  Between two
+ * frames the angle moves far less than pi / 2, so a change of sign in the
+ * upper half is a crossing of +-pi (a flip), in the lower half a crossing of
+ * 0 (a swing).  Only the last frame's classes are kept (two bits per body),
+ * so the result does not depend on how blocks split the frames.
+ */
+#include "engine_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define EVENT_VALID 0x8000u
+
+static int event_bodies(const pendula_engine *e)
+{
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_POSITION)
+		return 1;
+	return e->sys.n < PENDULA_MAX_BODIES ? e->sys.n : PENDULA_MAX_BODIES;
+}
+
+/* Bit 0: the angle is >= 0; bit 1: it is in the upper half. */
+static unsigned event_class(const pendula_engine *e, int k, double u)
+{
+	const int rule = e->sys.ops->velocity_outputs;
+	if (rule == PENDULA_VEL_ANGLE) {
+		const double th = pendula_wrap_angle(qpoly_value(e->qpoly[k], u));
+		return (th >= 0.0 ? 1u : 0u) | (fabs(th) > 0.5 * PENDULA_PI ? 2u : 0u);
+	}
+	/* the front view: atan2(x, -y) has the sign of x, the upper half y > 0 */
+	const double x = fpoly_eval(e->fpoly[PENDULA_CH_X + k], u);
+	const double y = fpoly_eval(e->fpoly[PENDULA_CH_Y + k], u);
+	/* (a motion without a top, the bead on its floor: swings only) */
+	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !e->sys.events_no_top ? 2u : 0u);
+}
+
+/* |velocity output k| at u (unclamped), for the event's speed. */
+static double velocity_at(const pendula_engine *e, int k, double u)
+{
+	pendula_frame f;
+	memset(&f, 0, sizeof(f));
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+		f.omega[k] = qpoly_slope(e->qpoly[k], u) / e->h;
+	}
+	engine_frame_velocities(e, u, &f);
+	return fabs((double)f.w[k]);
+}
+
+/* Whether no body's class can change for u in [ua, ub] (within one step):
+ * then the frames there all have the class of the first, and only the
+ * first needs classifying.  Each event coordinate p(u) = sum c_i u^i moves
+ * by at most (ub - ua) sum i |c_i| over it (|u| <= 1); if that, plus a
+ * margin far above the rounding of the evaluation, stays short of every
+ * class boundary (the angle: 0, +-pi/2, +-pi; the front view: x = 0,
+ * y = 0), the class is fixed.  An exact shortcut: the events and the
+ * classes kept are the same as frame by frame. */
+int engine_events_fixed(const pendula_engine *e, double ua, double ub)
+{
+	const double span = ub - ua, margin = 1e-9;
+	const int n = event_bodies(e);
+	if (!(span >= 0.0) || ua < 0.0 || ub > 1.0)
+		return 0;
+	for (int k = 0; k < n; ++k) {
+		if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+			const double *q = e->qpoly[k];
+			const double slope = e->qslope[k];
+			const double th = fabs(pendula_wrap_angle(qpoly_value(q, ua)));
+			/* distance to 0, pi/2 and pi (a NaN th gives NaN: not fixed) */
+			const double to_half = fabs(th - 0.5 * PENDULA_PI),
+			             to_top = PENDULA_PI - th;
+			const double near = th < to_half ? th : to_half;
+			const double d = near < to_top ? near : to_top;
+			if (!(d > span * slope + margin))
+				return 0;
+			continue;
+		}
+		for (int axis = 0; axis < 2; ++axis) {
+			const float *c = e->fpoly[(axis ? PENDULA_CH_Y : PENDULA_CH_X) + k];
+			const double slope = fabs((double)c[1]) + 2.0 * fabs((double)c[2]) +
+			                     3.0 * fabs((double)c[3]);
+			if (!(fabs(fpoly_eval(c, ua)) > span * slope + margin))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* The events of the frame at u (frame index `frame` of this run() call):
+ * reported to on_event when it is not NULL. */
+void engine_detect_events(pendula_engine *e, double u, uint32_t frame, pendula_event_fn on_event,
+                          void *user)
+{
+	const int n = event_bodies(e);
+	unsigned now = EVENT_VALID;
+	for (int k = 0; k < n; ++k) {
+		const unsigned c = event_class(e, k, u);
+		now |= c << (2 * k);
+		if (!(e->event_region & EVENT_VALID) || !on_event)
+			continue;
+		const unsigned was = (e->event_region >> (2 * k)) & 3u;
+		if (((was ^ c) & 1u) == 0 || ((was ^ c) & 2u))
+			continue; /* same side, or a jump too large to tell */
+		pendula_event ev;
+		ev.frame = frame;
+		ev.body = k;
+		if (c & 2u) { /* over the top: from + pi to - pi is increasing */
+			ev.kind = PENDULA_EVENT_FLIP;
+			ev.dir = (was & 1u) ? 1 : -1;
+		} else {
+			ev.kind = PENDULA_EVENT_SWING;
+			ev.dir = (c & 1u) ? 1 : -1;
+		}
+		ev.speed = velocity_at(e, k, u);
+		on_event(user, &ev);
+	}
+	e->event_region = (uint16_t)now;
+}
+
+/* The events of frames [e->idx + i0, e->idx + i1] of the step (block
+ * frames done + i): a range whose classes cannot change (events_fixed)
+ * needs only its first frame classified; any other is halved, down to
+ * EVENT_LEAF frames, which are classified one by one.  The same events
+ * and classes as frame by frame, in frame order, for a handful of
+ * classifications per step instead of one per frame; at most about
+ * 1.25 per frame whatever the motion (a range that is not fixed costs
+ * one check). */
+#define EVENT_LEAF 8u
+void engine_detect_range(pendula_engine *e, uint32_t i0, uint32_t i1, uint32_t done,
+                         pendula_event_fn on_event, void *user)
+{
+	const double ua = e->u0 + (double)(int32_t)(e->idx + i0) * e->du;
+	const double ub = e->u0 + (double)(int32_t)(e->idx + i1) * e->du;
+	if (engine_events_fixed(e, ua, ub)) {
+		engine_detect_events(e, ua, done + i0, on_event, user);
+		return;
+	}
+	if (i1 - i0 < EVENT_LEAF) {
+		for (uint32_t i = i0; i <= i1; ++i)
+			engine_detect_events(e, e->u0 + (double)(int32_t)(e->idx + i) * e->du,
+			                     done + i, on_event, user);
+		return;
+	}
+	const uint32_t mid = i0 + (i1 - i0) / 2; /* depth at most log2(frames per step) */
+	engine_detect_range(e, i0, mid, done, on_event, user);
+	engine_detect_range(e, mid + 1, i1, done, on_event, user);
+}

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The sampler: the single-precision outputs of a block (pendula_engine_run
+ * and its variants), channel by channel over the frames of each step, from
+ * the step's interpolants (interpolant.c), with the steps taken between
+ * them (step.c) and the events detected on the way (events.c).  This is the
+ * per-frame path: its loops run several frames per SIMD instruction.
+ */
+#include "engine_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The output loops (write_velocity and those after pendula_engine_tick)
+ * run 8 frames per instruction where the CPU has AVX2, 4 with the baseline
+ * SSE2 (pmath.h, PENDULA_SIMD_CLONES): the output bits do not depend on
+ * the path. */
+#define PENDULA_OUTPUT_CLONES PENDULA_SIMD_CLONES
+
+/* The per-sample expressions of the output writers: their loops and
+ * write_one (one frame) use the same ones, so that a frame's value has the
+ * same bits either way (single precision, no contraction). */
+static inline float clamp_output(float v, float lo, float hi)
+{
+	v = v < lo ? lo : v;
+	v = v > hi ? hi : v;
+	return pendula_flush_output(v);
+}
+
+static inline float frame_u_float(float u0, float du, int32_t i)
+{
+	return u0 + (float)i * du;
+}
+
+static inline float cubic_at(const float *c, float u)
+{
+	return c[0] + u * (c[1] + u * (c[2] + u * c[3]));
+}
+
+/* c0..c3 in c, c4 and c5 in hi (an angle row and its fhigh) */
+static inline float quintic_at(const float *c, const float *hi, float u)
+{
+	return c[0] + u * (c[1] + u * (c[2] + u * (c[3] + u * (hi[0] + u * hi[1]))));
+}
+
+static inline float quartic_at(const float *q, float u)
+{
+	return q[0] + u * (q[1] + u * (q[2] + u * (q[3] + u * q[4])));
+}
+
+static inline float quadratic_at(const float *d, float u)
+{
+	return d[0] + u * (d[1] + u * d[2]);
+}
+
+/* The rate of turn of direction (x, y): (x y' - y x') scale. */
+static inline float turn_rate_at(const float *x, const float *y, const float *dx, const float *dy,
+                                 float scale, float u)
+{
+	const float xv = cubic_at(x, u), yv = cubic_at(y, u);
+	const float xd = quadratic_at(dx, u), yd = quadratic_at(dy, u);
+	return (xv * yd - yv * xd) * scale;
+}
+
+/* Velocity output k of an angle model: the slope of the angle's quintic
+ * (in units of pi), as a quartic q in u. */
+static void angle_rate_quartic(const pendula_engine *e, int k, float *q)
+{
+	const float *c = e->fpoly[PENDULA_CH_THETA + k], *hi = e->fhigh[k];
+	const double scale = PENDULA_PI * e->sys.speed_ref[k] / e->h;
+	q[0] = (float)(c[1] * scale);
+	q[1] = (float)(2.0 * c[2] * scale);
+	q[2] = (float)(3.0 * c[3] * scale);
+	q[3] = (float)(4.0 * hi[0] * scale);
+	q[4] = (float)(5.0 * hi[1] * scale);
+}
+
+/* Velocity output k of a direction model: the slopes of its direction's
+ * rows, and the scale of turn_rate_at. */
+static float turn_rate_slopes(const pendula_engine *e, int k, float *dx, float *dy)
+{
+	cubic_slope(e->fpoly[PENDULA_CH_X + k], 1.0, dx);
+	cubic_slope(e->fpoly[PENDULA_CH_Y + k], 1.0, dy);
+	return (float)(e->sys.speed_ref[k] / e->h);
+}
+
+/* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */
+PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
+                                                 float *restrict out, float u0, float du,
+                                                 int32_t idx, int32_t m)
+{
+	float d[5];
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+		angle_rate_quartic(e, k, d);
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = clamp_output(quartic_at(d, frame_u_float(u0, du, idx + i)), -1.0f,
+			                      1.0f);
+		return;
+	}
+	if (velocity_quadratic(e, k, d)) {
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = clamp_output(quadratic_at(d, frame_u_float(u0, du, idx + i)),
+			                      -1.0f, 1.0f);
+		return;
+	}
+	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
+	float dx[3], dy[3];
+	const float scale = turn_rate_slopes(e, k, dx, dy);
+	for (int32_t i = 0; i < m; ++i)
+		out[i] = clamp_output(
+		    turn_rate_at(x, y, dx, dy, scale, frame_u_float(u0, du, idx + i)), -1.0f, 1.0f);
+}
+
+/* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
+ * interpolant already in units of pi.  Within a step an angle usually moves
+ * by far less than pi (the step size keeps h |w| small) and the step starts
+ * wrapped, so one conditional correction suffices; the loop stays
+ * branch-free and vectorisable. */
+static inline float angle_out(float v)
+{
+	v = v < -1.0f ? v + 2.0f : v;
+	v = v >= 1.0f ? v - 2.0f : v; /* README.md: a value that rounds to 1 is -1 */
+	return pendula_flush_output(v);
+}
+
+/* The same for a step that spans more than a turn (a state the step size
+ * cannot follow, e.g. at the work cap). */
+static inline float angle_out_any(float v)
+{
+	v -= 2.0f * floorf((v + 1.0f) * 0.5f);
+	v = v < 1.0f && v >= -1.0f ? v : -1.0f;
+	return pendula_flush_output(v);
+}
+
+/* Frames left in the current step from the current one, at most limit. */
+static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
+{
+	if (!(e->du > 0.0))
+		return limit < STILL_FRAMES_PER_PASS ? limit : STILL_FRAMES_PER_PASS;
+	uint32_t m = 0;
+	/* first estimate, then exact by the frame_u rule */
+	double est = (1.0 - e->u0) / e->du - (double)e->idx;
+	if (est > 1.0)
+		m = est >= (double)limit ? limit : (uint32_t)est - 1u;
+	while (m > 0 && e->u0 + (double)(e->idx + m - 1) * e->du >= 1.0)
+		--m;
+	while (m < limit && e->u0 + (double)(e->idx + m) * e->du < 1.0)
+		++m;
+	return m;
+}
+
+/* Frame indices within a step stay far below 2^31 (a step lasts at most
+ * MAX_STEP_AUDIO seconds of audio; while time stands the index stays 0 and
+ * a pass is at most STILL_FRAMES_PER_PASS frames), so int32 arithmetic is
+ * exact.
+ * The outputs are single precision: evaluating the interpolant in single
+ * precision costs at most an ulp or two of the output and runs four frames
+ * per SIMD instruction.
+ *
+ * An angle output: its quintic in u (c0..c3, then c4, c5 in hi), wrapped
+ * into [-1, 1) as e->wrap says (WRAP_NONE: it stays inside). */
+PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float *restrict c,
+                                                const float *restrict hi, int wrap, float u0,
+                                                float du, int32_t idx, int32_t m)
+{
+	const float q[4] = {c[0], c[1], c[2], c[3]}, q45[2] = {hi[0], hi[1]};
+	if (wrap == WRAP_ONCE) {
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = angle_out(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+	} else if (wrap == WRAP_ANY) {
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = angle_out_any(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+	} else {
+		/* WRAP_NONE: interpolant.c chose it because c0 -+ (|c1| + ...
+		 * + |c5|) stays inside (-1 + 1e-5, 1 - 1e-5) (|u| <= 1), a
+		 * margin far above the rounding of this evaluation: no value
+		 * can leave (-1, 1), and a clamp (which cost as much as the
+		 * quintic) would change nothing. */
+		for (int32_t i = 0; i < m; ++i)
+			out[i] = pendula_flush_output(
+			    quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+	}
+}
+
+/* Any other channel, clamped to its range [lo, hi] (a cubic through two
+ * values in range can overshoot it). */
+PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *restrict c,
+                                              float u0, float du, int32_t idx, int32_t m, float lo,
+                                              float hi)
+{
+	const float q[4] = {c[0], c[1], c[2], c[3]};
+	for (int32_t i = 0; i < m; ++i)
+		out[i] = clamp_output(cubic_at(q, frame_u_float(u0, du, idx + i)), lo, hi);
+}
+
+/* The channels of an outputs struct that have a buffer, in the order they
+ * are written: the velocity outputs, then the interpolated ones (outputs
+ * may share a buffer: the last written wins). */
+typedef struct {
+	int n;
+	unsigned char ch[PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS];
+} span_list;
+
+/* (Without branches: which pointers are set differs from call to call and
+ * channel to channel, and mispredicted branches here cost more than the
+ * whole scan.  Each slot is written before the count passes it.) */
+static void span_list_of(const pendula_outputs *out, span_list *list)
+{
+	int n = 0;
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		list->ch[n] = (unsigned char)(PENDULA_CH_W + k);
+		n += out->ch[PENDULA_CH_W + k] != NULL;
+	}
+	for (int ch = 0; ch < PENDULA_N_POLY_CHANNELS; ++ch) {
+		list->ch[n] = (unsigned char)ch;
+		n += out->ch[ch] != NULL;
+	}
+	list->n = n;
+}
+
+/* The range a channel without wrapping is clamped to (README.md): the
+ * energy [0, PENDULA_ENERGY_OUTPUT_MAX], every other [-1, 1]. */
+static inline float plain_lo(int ch)
+{
+	return ch == PENDULA_CH_ENERGY ? 0.0f : -1.0f;
+}
+
+static inline float plain_hi(int ch)
+{
+	return ch == PENDULA_CH_ENERGY ? PENDULA_ENERGY_OUTPUT_MAX : 1.0f;
+}
+
+/* One frame at u into the buffers of out listed in list (at offset `done`):
+ * the writers' per-sample expressions without their loops and their SIMD
+ * dispatch (the last values of outputs written nowhere else, a handful per
+ * run() call). */
+static void write_one(const pendula_engine *e, const pendula_outputs *out, const span_list *list,
+                      uint32_t done, float u)
+{
+	for (int i = 0; i < list->n; ++i) {
+		const int ch = list->ch[i];
+		float *buf = out->ch[ch] + done;
+		if (ch >= PENDULA_CH_W) {
+			const int k = ch - PENDULA_CH_W;
+			float d[5], v;
+			if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+				angle_rate_quartic(e, k, d);
+				v = quartic_at(d, u);
+			} else if (velocity_quadratic(e, k, d)) {
+				v = quadratic_at(d, u);
+			} else {
+				float dx[3], dy[3];
+				const float scale = turn_rate_slopes(e, k, dx, dy);
+				v = turn_rate_at(e->fpoly[PENDULA_CH_X + k],
+				                 e->fpoly[PENDULA_CH_Y + k], dx, dy, scale, u);
+			}
+			*buf = clamp_output(v, -1.0f, 1.0f);
+			continue;
+		}
+		const int k = ch - PENDULA_CH_THETA;
+		if (k >= 0 && k < PENDULA_MAX_BODIES) {
+			const float v = quintic_at(e->fpoly[ch], e->fhigh[k], u);
+			*buf = e->wrap[k] == WRAP_ONCE  ? angle_out(v)
+			       : e->wrap[k] == WRAP_ANY ? angle_out_any(v)
+			                                : pendula_flush_output(v);
+		} else {
+			*buf = clamp_output(cubic_at(e->fpoly[ch], u), plain_lo(ch), plain_hi(ch));
+		}
+	}
+}
+
+/* Frames [idx, idx + m) of the step into the buffers of out listed in list
+ * (at offset `done`).  m = 1 gives the value of one frame bit for bit as the
+ * span would: a frame's value depends only on its index in the step. */
+static void write_span(const pendula_engine *e, const pendula_outputs *out, const span_list *list,
+                       uint32_t done, int32_t idx, int32_t m)
+{
+	const float u0 = (float)e->u0, du = (float)e->du;
+	if (m == 1) {
+		write_one(e, out, list, done, frame_u_float(u0, du, idx));
+		return;
+	}
+	for (int i = 0; i < list->n; ++i) {
+		const int ch = list->ch[i];
+		float *buf = out->ch[ch] + done;
+		if (ch >= PENDULA_CH_W) {
+			write_velocity(e, ch - PENDULA_CH_W, buf, u0, du, idx, m);
+			continue;
+		}
+		const int k = ch - PENDULA_CH_THETA;
+		if (k >= 0 && k < PENDULA_MAX_BODIES)
+			write_quintic(buf, e->fpoly[ch], e->fhigh[k], e->wrap[k], u0, du, idx, m);
+		else
+			write_plain(buf, e->fpoly[ch], u0, du, idx, m, plain_lo(ch), plain_hi(ch));
+	}
+}
+
+void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out)
+{
+	pendula_engine_run_events_last(e, n_frames, out, NULL, NULL, NULL);
+}
+
+void pendula_engine_run_events(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out,
+                               pendula_event_fn on_event, void *user)
+{
+	pendula_engine_run_events_last(e, n_frames, out, NULL, on_event, user);
+}
+
+void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
+                                    const pendula_outputs *out, const pendula_outputs *last,
+                                    pendula_event_fn on_event, void *user)
+{
+	if (n_frames == 0)
+		return;
+	if (e->phase_request[0] || e->phase_request[1])
+		engine_apply_phase_requests(e);
+	if (!on_event) {
+		e->event_region = 0; /* not followed: start afresh when asked */
+		e->events_settled = 0;
+	}
+	/* This call's last frame replaces the one noted before: the steps
+	 * taken before it need not evaluate that one (materialize_last). */
+	e->last_lazy = 0;
+	span_list list, last_list;
+	span_list_of(out, &list);
+	last_list.n = 0;
+	if (last)
+		span_list_of(last, &last_list);
+	uint32_t done = 0;
+	while (done < n_frames) {
+		const uint32_t m = frames_in_step(e, n_frames - done);
+		if (m > 0) {
+			/* Channel by channel over the frames of this step. */
+			const int32_t idx = (int32_t)e->idx, mm = (int32_t)m;
+			if (on_event && !e->events_settled) {
+				/* If no class can change from this frame to the step's
+				 * end, only this frame can hold an event (against the
+				 * frame before it), and the rest of the step none. */
+				const double ua = e->u0 + (double)idx * e->du;
+				if (engine_events_fixed(e, ua, 1.0)) {
+					engine_detect_events(e, ua, done, on_event, user);
+					e->events_settled = 1;
+				} else {
+					engine_detect_range(e, 0, m - 1, done, on_event, user);
+				}
+			}
+			write_span(e, out, &list, done, idx, mm);
+			done += m;
+			frames_done(e, m);
+			e->stats.frames += m;
+			earn(e, m);
+			if (done == n_frames) {
+				if (last) /* the last frame's values, where asked */
+					write_span(e, last, &last_list, 0, idx + mm - 1, 1);
+				/* The last frame of the block, for control outputs:
+				 * evaluated only if someone asks (see last_lazy). */
+				e->last_u = e->u0 + (double)(int32_t)(e->idx - 1) * e->du;
+				e->last_lazy = 1;
+			}
+		}
+		if (frame_u(e) >= 1.0)
+			engine_steps_for_frame(e);
+	}
+}
