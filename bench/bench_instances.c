@@ -145,7 +145,7 @@ static void instance_run(instance *in)
  * early: three invocations of one build, one trial per N, gave 760, 1072
  * and 824 instances with their own buffers, the 760 at a load of 0.66.
  * The median ignores one outlier per N; the spread between invocations
- * stays (README, "Benchmarks"). */
+ * stays (docs/BENCHMARKS.md, "Benchmarks"). */
 #define REPEATS 3
 
 /* CPU seconds per second of audio for n instances: the median of REPEATS

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The one port table of Pendula.  The LV2 glue, the TTL generator
- * (ttl/ttl_gen.c), the UI, the tests, the scripts and the README port tables
+ * (ttl/ttl_gen.c), the UI, the tests, the scripts and the port reference docs/PORTS.md
  * all read it, so code and description cannot drift.  Plain C, no LV2
  * header.  This file holds what a row is made of and what follows from the
  * rows; the rows themselves are in port_table.h, the units in units.h.
@@ -12,7 +12,7 @@
  * index is the position of the port among the rows whose model set includes
  * that plugin's model (pendula_port_index()).
  *
- * Port symbols are a public contract (README.md): once released they never
+ * Port symbols are a public contract (docs/PORTS.md): once released they never
  * change meaning, and a symbol means the same thing in every model that has
  * it.  Port indices of released plugins stay put: a row that an existing
  * model has goes to the END of the table; a row only new models have may go
@@ -45,7 +45,7 @@ enum {
 #define PM(id)         (1u << PENDULA_MODEL_##id)
 #define PM_ALL         ((1u << PENDULA_N_MODELS) - 1u)
 #define PM_EXCEPT(set) (PM_ALL & ~(set))
-/* The Cartesian 3-D models: no angle outputs (README.md). */
+/* The Cartesian 3-D models: no angle outputs (docs/MODELS.md). */
 #define PM_3D          (PM(SPHERICAL) | PM(BEAD))
 
 typedef enum {
@@ -445,7 +445,7 @@ static inline pendula_group pendula_group_of(pendula_port_kind kind, const char 
 	return PENDULA_N_GROUPS;
 }
 
-/* The value a whole-number control port takes (README.md's bad-input rule):
+/* The value a whole-number control port takes (docs/MODELS.md's bad-input rule):
  * a switch (lv2:toggled) is on from 0.5, an integer or enumeration the
  * nearest whole number, halves up.  The sum is taken in double: in float,
  * 0.49999997 + 0.5 is 1. */

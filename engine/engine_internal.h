@@ -5,16 +5,16 @@
  * it, the small evaluations the per-frame paths share (static inline:
  * they are hot), and what each file of the engine offers the others:
  *
- *   engine.c       lifecycle, settings, phase requests, statistics
+ *   instance.c     lifecycle, settings, phase requests, statistics
  *   system.c       the physics API: dispatch to the model (model.h)
  *   step.c         step-size control, the integration step, restart, work cap
  *   feedback.c     the chaos knob's energy feedback force
  *   interpolant.c  the step's interpolants, from its two ends
- *   frame.c        the double-precision frame (tick, last frame, pose)
- *   sampler.c      the single-precision outputs of a block (run)
+ *   frame.c        the double-precision frame (last frame, pose)
+ *   sampler.c      the outputs of a block (run) and of one frame (tick)
  *   events.c       flip and swing events
  *
- * See ../../README.md ("How the engine works") for the design in prose.
+ * See docs/NUMERICS.md ("How the engine works") for the design in prose.
  *
  * Audio rate: the integrator takes steps of a simulated length h that does
  * not depend on the sample rate (a power-of-two fraction of H_MAX chosen from
@@ -157,7 +157,7 @@ typedef struct {
 	double jerk[PENDULA_MAX_BODIES];
 } step_start;
 
-/* ---- engine.c ---- */
+/* ---- instance.c ---- */
 /* Rebases the forcing phases to the requests of pendula_engine_set_phase. */
 void engine_apply_phase_requests(pendula_engine *e);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The chaos knob: a feedback force that holds the normalised energy
- * (README.md, "The chaos knob").  The force is a generalised force along
+ * (docs/GUIDE.md, "The chaos knob").  The force is a generalised force along
  * the motion, F = mu(t) R(q) q' (R the mass matrix, pivot frame): a torque
  * proportional to each body's momentum, never a rescaling of the state.
  * Its power is F . q' = 2 mu T.  With q and t frozen its flow is exact,

@@ -2,7 +2,7 @@
 /*
  * The double-precision frame: every field of pendula_frame at a position u
  * of the current step, from the step's interpolants (interpolant.c), for
- * pendula_engine_tick, for the last frame of a block (pendula_engine_last,
+ * pendula_engine_tick (sampler.c), for the last frame of a block (pendula_engine_last,
  * evaluated only when asked), and for the pose and pivot a picture needs.
  */
 #include "engine_internal.h"
@@ -136,21 +136,6 @@ double pendula_frame_channel(const pendula_frame *f, int ch)
 	default:
 		return 0.0;
 	}
-}
-
-void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
-{
-	if (e->phase_request[0] || e->phase_request[1])
-		engine_apply_phase_requests(e);
-	engine_fill_frame(e, f);
-	engine_detect_events(e, frame_u(e), 0, NULL, NULL);
-	e->last = *f;
-	e->last_lazy = 0;
-	frames_done(e, 1);
-	e->stats.frames++;
-	earn(e, 1);
-	if (frame_u(e) >= 1.0)
-		engine_steps_for_frame(e);
 }
 
 void pendula_engine_last(const pendula_engine *e, pendula_frame *f)

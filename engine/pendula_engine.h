@@ -8,7 +8,7 @@
  * Plain C99, no LV2 header: the plugin glue, the tests, the benchmarks, the
  * render tool and the UI all use it.
  *
- * Conventions (README.md): x right, y up, z toward the viewer; angles from
+ * Conventions (docs/MODELS.md): x right, y up, z toward the viewer; angles from
  * the downward vertical, positive toward +x; gravity -g y.  Simulated time t
  * advances time_scale / sample_rate per audio frame; frame 0 after a reset
  * shows the initial state.
@@ -58,7 +58,7 @@ typedef struct {
 	double wave_amp, wave_freq;          /* bead floor: A (m), Omega / 2 pi (Hz) */
 	double wave_number;                  /* bead floor: k (rad/m) */
 	double floor_x_init;                 /* bead floor: initial x (m) */
-	/* The chaos knob (README.md): normalised energy the feedback force
+	/* The chaos knob (docs/GUIDE.md): normalised energy the feedback force
 	 * holds (< 0: off) and its rate (1/s of simulated time). */
 	double energy_target, energy_rate;
 } pendula_params;
@@ -125,7 +125,7 @@ typedef struct {
 	/* The work cap's price of one solver iteration (as the model's step()
 	 * counts them), in work units: a double-pendulum iteration is 16, the
 	 * bookkeeping of a step attempt PENDULA_WORK_STEP.  Set by the model's
-	 * derive() from its size (README.md, "Bounded work"). */
+	 * derive() from its size (docs/NUMERICS.md, "Bounded work"). */
 	unsigned char work_iteration;
 	double g;                        /* gravity, m/s^2 */
 	double energy_min, energy_range; /* U_min, max(U_max - U_min, 1e-6 J) */
@@ -173,7 +173,7 @@ void pendula_momentum(const pendula_system *sys, const double *q, const double *
  * (the engine's own energy derivative uses the whole state). */
 void pendula_accel(const pendula_system *sys, const double *q, const double *qdot, double phase_x,
                    double phase_y, double *accel);
-/* E = T + U in the pivot frame, joules; and normalised per README.md. */
+/* E = T + U in the pivot frame, joules; and normalised per docs/MODELS.md. */
 double pendula_energy(const pendula_system *sys, const double *q, const double *qdot);
 double pendula_energy_normalised(const pendula_system *sys, double energy);
 /* dE/dt = sum (sigma - lambda qdot) qdot + qdot^T Q(t). */
@@ -219,7 +219,7 @@ enum {
 	PENDULA_CH_Y = PENDULA_CH_X + PENDULA_MAX_BODIES,
 	PENDULA_CH_Z = PENDULA_CH_Y + PENDULA_MAX_BODIES,
 	/* + k: the velocity outputs, normalised by pendula_system.speed_ref
-	 * (README.md, "Continuous outputs"): omega{k} of body k + 1 (the
+	 * (docs/GUIDE.md, "Continuous outputs"): omega{k} of body k + 1 (the
 	 * angle models: theta-dot; the spherical pendulum: the turn rate of
 	 * link k + 1 about the viewing axis z, (u x u')_z); the bead: vx, vy,
 	 * vz for k = 0, 1, 2.  They have no interpolant of their own: the
@@ -237,7 +237,7 @@ enum {
 	PENDULA_N_CHANNELS
 };
 
-/* Events from the motion (README.md, "Events"): a flip is body k passing
+/* Events from the motion (docs/GUIDE.md, "Events"): a flip is body k passing
  * over the top (its angle crossing +-pi), a swing passing through the
  * bottom (crossing 0); dir +1 in the positive direction (the angle
  * increasing), -1 else.  The angle: theta_k, interpolated per frame
@@ -273,7 +273,7 @@ void pendula_engine_reset(pendula_engine *e);
  * given value (rad) at the next frame. */
 void pendula_engine_set_phase(pendula_engine *e, int axis, double phase);
 
-/* Per-frame outputs in plugin units (README.md), one buffer per channel;
+/* Per-frame outputs in plugin units (docs/MODELS.md), one buffer per channel;
  * any pointer may be NULL. */
 typedef struct {
 	float *ch[PENDULA_N_CHANNELS];

@@ -74,7 +74,7 @@ typedef struct {
 
 /* A body the user can drag to set its initial angle: the angle of the line
  * from `hinge` to the dragged point `handle`, measured like theta
- * (README.md), is the body's angle plus `offset`. */
+ * (docs/MODELS.md), is the body's angle plus `offset`. */
 typedef struct {
 	int hinge, handle;
 	double offset; /* rad */

@@ -74,7 +74,7 @@ static inline double pendula_wrap_phase(double phase)
 
 /* The energy output is clamped to [0, PENDULA_ENERGY_OUTPUT_MAX], the range
  * its port declares: a thousand times the energy that just reaches the
- * highest configuration (README.md).  Swings, tumbling and the shipped
+ * highest configuration (docs/MODELS.md).  Swings, tumbling and the shipped
  * presets stay far below; only a pendulum shaken hard by the pivot or spun
  * up by a torque without damping goes beyond (without a bound: 1e9 and
  * more), where the number no longer means much as a modulation. */
@@ -86,7 +86,7 @@ static inline float pendula_flush_output(float x)
 }
 
 /* An angle output: theta / pi wrapped to [-1, 1), in single precision; a
- * value that rounds to 1 is written as -1 (README.md). */
+ * value that rounds to 1 is written as -1 (docs/MODELS.md). */
 static inline float pendula_angle_output(double theta)
 {
 	double v = theta * (1.0 / PENDULA_PI);

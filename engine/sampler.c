@@ -4,7 +4,9 @@
  * and its variants), channel by channel over the frames of each step, from
  * the step's interpolants (interpolant.c), with the steps taken between
  * them (step.c) and the events detected on the way (events.c).  This is the
- * per-frame path: its loops run several frames per SIMD instruction.
+ * per-frame path: its loops run several frames per SIMD instruction.  The
+ * one-frame entry point, pendula_engine_tick, lives here too: it drives the
+ * same steps and events frame by frame.
  */
 #include "engine_internal.h"
 
@@ -119,7 +121,7 @@ PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
 static inline float angle_out(float v)
 {
 	v = v < -1.0f ? v + 2.0f : v;
-	v = v >= 1.0f ? v - 2.0f : v; /* README.md: a value that rounds to 1 is -1 */
+	v = v >= 1.0f ? v - 2.0f : v; /* docs/MODELS.md: a value that rounds to 1 is -1 */
 	return pendula_flush_output(v);
 }
 
@@ -218,7 +220,7 @@ static void span_list_of(const pendula_outputs *out, span_list *list)
 	list->n = n;
 }
 
-/* The range a channel without wrapping is clamped to (README.md): the
+/* The range a channel without wrapping is clamped to (docs/MODELS.md): the
  * energy [0, PENDULA_ENERGY_OUTPUT_MAX], every other [-1, 1]. */
 static inline float plain_lo(int ch)
 {
@@ -293,6 +295,24 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 		else
 			write_plain(buf, e->fpoly[ch], u0, du, idx, m, plain_lo(ch), plain_hi(ch));
 	}
+}
+
+/* One frame in double precision, for the tests, the UI and the tools: the
+ * frame, its events (for their bookkeeping only), then the steps it uses
+ * up. */
+void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
+{
+	if (e->phase_request[0] || e->phase_request[1])
+		engine_apply_phase_requests(e);
+	engine_fill_frame(e, f);
+	engine_detect_events(e, frame_u(e), 0, NULL, NULL);
+	e->last = *f;
+	e->last_lazy = 0;
+	frames_done(e, 1);
+	e->stats.frames++;
+	earn(e, 1);
+	if (frame_u(e) >= 1.0)
+		engine_steps_for_frame(e);
 }
 
 void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out)

@@ -439,7 +439,7 @@ static void relax_floor(pendula_engine *e, int quiet)
 	}
 }
 
-/* Last resort (README.md): a state that is no longer finite restarts from
+/* Last resort (docs/MODELS.md): a state that is no longer finite restarts from
  * the initial state; returns 1 if it did (the step is then taken).  If even
  * the initial state fails (cannot happen with settings in range), the
  * motion hangs at rest, its outputs zero. */

@@ -60,7 +60,7 @@ double pendula_settings_step(const pendula_system *sys, double omega_nat, double
  * omega_ref_k, omega_ref_k = sqrt(2 D / R_kk) with R_kk the diagonal of the
  * mass matrix with every body hanging at rest (q = 0): the rate joint k
  * would turn at if the whole energy range D went into it alone.  A motion
- * at normalised energy 1 stays within about +-1 (README.md). */
+ * at normalised energy 1 stays within about +-1 (docs/GUIDE.md). */
 static void angle_speed_refs(pendula_system *sys)
 {
 	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {

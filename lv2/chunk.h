@@ -7,7 +7,7 @@
  * frames aligned to a frame counter that starts at activate()/reset, and the
  * smoothers only move at chunk boundaries.  So for the same control values
  * arriving at the same frames, the outputs are bit-identical whatever the
- * host's block sizes (tests/test_host.c checks it).
+ * host's block sizes (tests/host/test_host.c checks it).
  */
 #ifndef PENDULA_CHUNK_H
 #define PENDULA_CHUNK_H

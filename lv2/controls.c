@@ -14,7 +14,7 @@
 /* Time constant of the control smoothers, seconds of real (audio) time. */
 #define PENDULA_SMOOTH_TIME 0.020
 
-/* The README.md bad-input rule: NaN -> default, clamp to the declared range
+/* The docs/MODELS.md bad-input rule: NaN -> default, clamp to the declared range
  * (which also catches +-inf); integer ports round, toggles become 0 or 1.  A
  * subnormal value is 0 (it would reach the outputs as a subnormal, e.g. a
  * theta1_init of 1e-40 degrees). */

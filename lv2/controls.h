@@ -2,9 +2,10 @@
 /*
  * The control inputs of one plugin instance: where each is read from (the
  * host's buffer, or its default while unconnected), the raw value last read,
- * the clamped value (the README.md bad-input rule), the one-pole smoothers
- * of the physical controls (PF_SMOOTH) and the other settings (those with a
- * field in pendula_params) as last given to the engine.
+ * the clamped value (the bad-input rule: docs/MODELS.md, "The contract in
+ * detail"), the one-pole smoothers of the physical controls (PF_SMOOTH) and
+ * the other settings (those with a field in pendula_params) as last given
+ * to the engine.
  *
  * Why a part of its own: every block starts by reading the controls, and
  * most blocks change none; keeping the raw bits beside the buffers lets one

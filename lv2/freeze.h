@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Freeze (README.md): while `freeze` is on, simulated time stops.  The
+ * Freeze (docs/GUIDE.md): while `freeze` is on, simulated time stops.  The
  * engine, the chunk grid and the smoothers stand still, every signal output
  * holds its last frame's value and the control outputs keep theirs; MIDI
  * still passes through and the sounding notes end.  On release the motion

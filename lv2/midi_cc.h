@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * MIDI control-change encoder for the signal outputs (README.md, "MIDI and
+ * MIDI control-change encoder for the signal outputs (docs/HOSTS.md, "MIDI and
  * tempo ports").
  * Plain C99, no LV2 header: the LV2 glue feeds it the values of each frame
  * and writes the messages it returns into the MIDI output; the unit tests
- * (tests/test_midi_tempo.c) drive it directly.
+ * (tests/unit/test_midi_tempo.c) drive it directly.
  *
  * Mapping (one rule for all outputs): the value is normalised to u in [0, 1]
  *   angle   u = (x + 1) / 2      x in [-1, 1)   (wrapped angle / pi)

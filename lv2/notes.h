@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Events of one plugin instance: the flips and swings pulses and the MIDI
- * notes they play (README.md, "Events").
+ * notes they play (docs/GUIDE.md, "Events").
  *
  * The engine reports each flip and swing at its frame (pendula_event).  The
  * flips and swings outputs hold +1 or -1 for 1 ms (at least a frame) from

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Pendula LV2 glue: every plugin of README.md (two per model of the registry)
+ * Pendula LV2 glue: every plugin of docs/PORTS.md (two per model of the registry)
  * in one shared object.  Thin on purpose, and the same for every model: map
  * ports, read and clamp controls, smooth the physical ones, call the engine,
  * write outputs.  What each port means (which setting it fills, which
@@ -565,7 +565,7 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 		lv2_log_error(&logger, "pendula: missing feature <%s>\n", missing);
 		return NULL;
 	}
-	/* Accepted sample rates: 1 kHz to 1.536 MHz (README.md).  The frame
+	/* Accepted sample rates: 1 kHz to 1.536 MHz (docs/MODELS.md).  The frame
 	 * arithmetic is checked over this range (an engine step spans fewer
 	 * than 2^31 frames even at time_scale 0.01; at 1 kHz a frame takes at
 	 * most 192 steps); outside it, 1e-300 Hz gave NaN at frame 0 and

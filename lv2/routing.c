@@ -13,7 +13,7 @@ static bool is_angle_channel(int ch)
 	return ch >= PENDULA_CH_THETA && ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES;
 }
 
-/* README.md: bodies beyond N output 0: every output of a body (its
+/* docs/MODELS.md: bodies beyond N output 0: every output of a body (its
  * angle, direction and rate) from the block in which N drops, although
  * the engine runs the old bodies to the end of its step (up to 10 ms;
  * silencing the angles alone tore a body that long: an angle of 0 beside

@@ -41,7 +41,7 @@ typedef struct {
 	int signal_cc[PENDULA_MAX_SIGNALS];
 	pendula_cc_map signal_map[PENDULA_MAX_SIGNALS];
 	/* The bodies the engine was last given: the outputs of the others are
-	 * 0 (README.md). */
+	 * 0 (docs/MODELS.md, "Conventions"). */
 	int bodies;
 
 	/* Where the engine writes each signal (see pendula_routing_route):

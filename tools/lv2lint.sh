@@ -4,7 +4,7 @@
 # it from its sources) on every plugin of the built bundle, with the LV2
 # specifications of /usr/lib/lv2 beside it (lv2lint needs them to know the
 # classes and features).  Warnings count as failures; notes are listed and
-# counted (README.md, "lv2lint", says which remain and why).
+# counted (docs/DEVELOPMENT.md, "lv2lint", says which remain and why).
 #   sh tools/lv2lint.sh [BUILD_DIR]        (default: build)
 # The lv2lint program: $LV2LINT, else lv2lint on the PATH.  Without it the
 # script prints SKIP-REASON and exits 77.  Not part of `meson test`.

@@ -506,7 +506,7 @@ static void write_markdown(FILE *f)
 	      "Every port of every Pendula plugin, generated from `contract/ports.h` by\n"
 	      "`ttl/ttl_gen --markdown` (the same table generates the Turtle);\n"
 	      "`meson compile -C build update-ports-doc` rewrites this file and the\n"
-	      "`readme_ports` test checks it.  Port symbols are the plugins' public\n"
+	      "`ports_doc` test checks it.  Port symbols are the plugins' public\n"
 	      "contract: once released, a symbol never changes meaning.  Indices are\n"
 	      "the `lv2:index` in the plugins of each model (the `-cv` ones have the\n"
 	      "same indices).\n"

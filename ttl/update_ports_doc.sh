@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # Rewrites the port reference docs/PORTS.md, which ttl_gen --markdown prints
-# whole from contract/ports.h (tests/check_readme_ports.sh checks it).
+# whole from contract/ports.h (tests/scripts/check_ports_doc.sh checks it).
 # usage: update_ports_doc.sh TTL_GEN docs/PORTS.md
 set -eu
 gen=${1:?usage}; doc=${2:?usage}

@@ -119,7 +119,7 @@ static bool has_port(const PendulaUI *ui, pendula_port_id id)
 	return pendula_port_index(ui->variant, id) >= 0;
 }
 
-/* The port rule of README.md, applied to what the UI shows: NaN -> default,
+/* The port rule of docs/MODELS.md, applied to what the UI shows: NaN -> default,
  * clamp to the declared range. */
 static float sanitize(const PendulaUI *ui, pendula_port_id id, float v)
 {

@@ -18,7 +18,7 @@
  * own damping term is taken implicitly (R + h a_ii Lambda is still an
  * arrowhead matrix, solved in O(N)).  (Until 0.2 the kernel composed the
  * implicit midpoint rule to 4th order after Suzuki: at the same accuracy it
- * took about four times the steps; docs/BENCHMARKS.md, "Fifth round".)
+ * took about four times the steps; CHANGELOG.md, "Fifth round".)
  */
 #include "chaosman.h"
 #include "scheme_gauss.h"
@@ -94,7 +94,7 @@ void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, doubl
 	pendula_chaosman *cm = PENDULA_MODEL_PART(pendula_chaosman, sys);
 	const double g = sys->g;
 	sys->dof = sys->n;
-	/* Work per iteration (measured on the 2-core VM of README.md, "Bounded
+	/* Work per iteration (measured on the 2-core VM of docs/NUMERICS.md, "Bounded
 	 * work"): grows with the arms; 16 for N = 2, the double pendulum's
 	 * price, which is the unit's definition. */
 	sys->work_iteration = (unsigned char)(8 + 4 * sys->n);
@@ -111,7 +111,7 @@ void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, doubl
 		cm->sigma[k] = pendula_finite_or(p->sigma[k], 0.0);
 	}
 
-	/* README.md: U_max - U_min = 2 g (|Z| + sum m_k c_k), floored at 1e-6 J. */
+	/* docs/MODELS.md: U_max - U_min = 2 g (|Z| + sum m_k c_k), floored at 1e-6 J. */
 	sys->energy_min = -g * (zabs + sum_mc);
 	sys->energy_range = 2.0 * g * (zabs + sum_mc);
 	if (!(sys->energy_range > 1e-6))

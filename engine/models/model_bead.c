@@ -94,7 +94,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	sys->dof = 3;
 	sys->min_level = PENDULA_LEVEL_SUZUKI;
 	/* Work per iteration (a double-pendulum iteration = 16; measured on the
-	 * 2-core VM of README.md, "Bounded work"). */
+	 * 2-core VM of docs/NUMERICS.md, "Bounded work"). */
 	sys->work_iteration = 17;
 	bm->surface = p->surface == SURFACE_FLOOR ? SURFACE_FLOOR : SURFACE_ELLIPSOID;
 	sys->events_no_top = bm->surface == SURFACE_FLOOR; /* swings only, at x = 0 */
@@ -132,7 +132,7 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 		bm->curvature = 2.0 * bm->d + bm->amp * bm->k * bm->k;
 		bm->size = bm->half_width;
 		/* U = m g y >= -m g A: the floor can dip below 0 by the wave's
-		 * amplitude; the range is m g d axis_x^2 (README.md) */
+		 * amplitude; the range is m g d axis_x^2 (docs/MODELS.md) */
 		sys->energy_min = -bm->m * g * bm->amp;
 		sys->energy_range = bm->m * g * bm->d * bm->half_width * bm->half_width;
 		rate_extra = bm->omega; /* the wave moves the floor */
@@ -233,7 +233,7 @@ static void bead_adapt(const pendula_system *sys, int from, double *q, double *q
 				q[i] *= s;
 		}
 	} else {
-		/* the floor keeps x and x' (README.md: the bead starts with
+		/* the floor keeps x and x' (docs/MODELS.md: the bead starts with
 		 * x' = 0, y' follows the moving floor) */
 		double slope, rate;
 		q[1] = floor_y(bm, q[0], phase, &slope, &rate);

@@ -4,7 +4,7 @@
  * bob on a massless rod, a uniform rod, or a custom rigid body (note
  * sections 4 and 5; the n-rod note for uniform rods).
  *
- * Geometry (README.md): link 1 hangs from the pivot O1, link k from the far
+ * Geometry (docs/MODELS.md): link 1 hangs from the pivot O1, link k from the far
  * end of link k - 1; with p(th) = (sin th, -cos th),
  *
  *   O_{k+1} = O_k + l_k p(th_k),   G_k = O_k + c_k p(th_k),
@@ -50,7 +50,7 @@
 /* The iteration stops once it moves the angles by at most ITERATION_TOL
  * rad.  Each iteration shrinks the error 20 to 100 times (six rods, the
  * default run), so the angles are then within about 5e-15 rad of the
- * solution: 100 steps forth and back return to 4.6e-13 (tests/test_chain.c;
+ * solution: 100 steps forth and back return to 4.6e-13 (tests/models/test_chain.c;
  * 7e-15 with 1e-14, which takes 14 % more iterations) and the energy
  * spreads over 10^7 frames do not change beyond their chaotic variation. */
 #define ITERATION_TOL    1e-13
@@ -58,7 +58,7 @@
  * links) for chains of three or more links; two links keep the double
  * pendulum's PENDULA_KAPPA_RATE, so that two bobs reproduce `double`.
  * Measured with the Gauss-Legendre step and the septic interpolant
- * (tests/test_chain.c, relative spread over 10^7 frames from a chaotic
+ * (tests/models/test_chain.c, relative spread over 10^7 frames from a chaotic
  * start, energy output / the reference energy of the interpolated frames):
  * 3 rods 1.5e-7 / 4.9e-7 at 0.15, against 2.7e-8 / 1.3e-7 at 0.1; 0.2 would
  * spread the frames of 3 rods by about 1.7e-5, over the 5e-6 asked. */
@@ -170,7 +170,7 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	sys->n = n;
 	sys->dof = n;
 	/* Work per iteration (a double-pendulum iteration = 16; measured on the
-	 * 2-core VM of README.md, "Bounded work", by bench_cap's marginal ns per
+	 * 2-core VM of docs/NUMERICS.md, "Bounded work", by bench_cap's marginal ns per
 	 * unit, which should be about the same for every model): 10 for one
 	 * link, 68 for six.  Since the stage forces are O(N) (forces()) an
 	 * iteration grows about linearly with N, the N x N solve apart; the
@@ -178,7 +178,7 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	 * unit against the double pendulum's 5.5 (medians of six runs).  A
 	 * solve done in one iteration still pays its setup (fresh sines and
 	 * cosines, the Newton matrices and their LU), so such steps cost more
-	 * than their price: up to about 3 times at the cap (README.md,
+	 * than their price: up to about 3 times at the cap (docs/NUMERICS.md,
 	 * "Bounded work"). */
 	sys->work_iteration = (unsigned char)((4 + 16 * n + n * n) / 2);
 	int shape = p->shape;

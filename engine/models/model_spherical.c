@@ -165,7 +165,7 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 	sys->n = n;
 	sys->dof = 3 * n;
 	/* Work per iteration (a double-pendulum iteration = 16; measured on the
-	 * 2-core VM of README.md, "Bounded work"): bench_cap's work_price lines
+	 * 2-core VM of docs/NUMERICS.md, "Bounded work"): bench_cap's work_price lines
 	 * (medians of 9 interleaved rounds against the double pendulum's in the
 	 * same round) gave 2 + 8 n 0.92-1.01, 0.86-0.89, 0.78-0.81 and
 	 * 0.72-0.76 of the double pendulum's CPU time per unit for n = 1..4: at

@@ -49,7 +49,7 @@ static const double pendula_gauss_a[PENDULA_GAUSS_STAGES][PENDULA_GAUSS_STAGES] 
  * (instructions per frame, lv2bench at block 256: six rods 291 to 275,
  * `chain` 107 to 101, `double` 49.8 to 48.3, `parallel` 62.4 to 60.1).
  * The quartic's weights (pendula_gauss_extrapolate) are the Lagrange
- * basis on the five nodes, at c_i (tests/test_chain.c recomputes them
+ * basis on the five nodes, at c_i (tests/models/test_chain.c recomputes them
  * from the Legendre roots); six nodes are no better (the sixth is the
  * farthest). */
 static const double pendula_gauss_extrapolate[PENDULA_GAUSS_STAGES][PENDULA_GAUSS_MEMORY] = {

@@ -315,7 +315,7 @@ int chain_defaults(double *m, double *l, double *c, double *ig)
 		const int ip = port_of_field(field_offset(offsetof(pendula_params, inertia), k));
 		m[k] = pendula_port_default(v, (pendula_port_id)mp);
 		l[k] = pendula_port_default(v, (pendula_port_id)lp);
-		/* bobs: the mass at the end; rods: uniform (README.md) */
+		/* bobs: the mass at the end; rods: uniform (docs/MODELS.md) */
 		c[k] = shape == 0   ? l[k]
 		       : shape == 1 ? 0.5 * l[k]
 		                    : pendula_port_default(v, (pendula_port_id)cp);
@@ -351,7 +351,7 @@ static const int phi_init_port[6] = {P_PHI1_INIT, P_PHI2_INIT, P_PHI3_INIT,
                                      P_PHI4_INIT, P_NONE,      P_NONE};
 const pendula_port_id length_port[6] = {P_L1, P_L2, P_L3, P_L4, P_L5, P_L6};
 
-/* Direction of body k at its initial angles (README.md): (sin th cos ph,
+/* Direction of body k at its initial angles (docs/MODELS.md): (sin th cos ph,
  * -cos th, sin th sin ph), ph = 0 in the planar models. */
 void initial_direction(const Host *h, int k, double *u)
 {

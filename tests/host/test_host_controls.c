@@ -232,7 +232,7 @@ void test_whole_numbers(void)
 /* Bodies that come or go while running: at every frame each body's
  * outputs tell one story.  Either the body is there (its direction a unit
  * vector; x = sin theta, y = -cos theta where it has an angle) or it is
- * not (angle, direction and rate all 0, README.md).  The glue used to
+ * not (angle, direction and rate all 0, docs/MODELS.md).  The glue used to
  * silence the angle of a body taken away at once, while its direction and
  * rate went on until the change took effect at the end of the engine's
  * step (up to 10 ms): 0 for the angle beside a direction of length 1. */

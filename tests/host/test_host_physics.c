@@ -309,7 +309,7 @@ void test_energy_conserved(void)
 
 /* The energy output against E = T + U computed here from the angle outputs
  * (angular velocities by finite differences) with the default settings,
- * normalised as README.md says: checks that `energy` is the physical energy. */
+ * normalised as docs/MODELS.md says: checks that `energy` is the physical energy. */
 static double unwrap_angle(const float *x, size_t i, double ref)
 {
 	double a = (double)x[i] * PI;
@@ -331,7 +331,7 @@ static double output_rate(const float *x, size_t i, double dt)
 /* The 3-D models: positions from the outputs (spherical: bob 1 = l1 (x1,
  * y1, z1), bob 2 = tip (l1 + l2), the default N = 2; bead: (x a, y b, z c)
  * on the default ellipsoid), velocities by finite differences,
- * E = sum m/2 |v|^2 + m g y, normalised as README.md says. */
+ * E = sum m/2 |v|^2 + m g y, normalised as docs/MODELS.md says. */
 static double energy_from_positions(const Rec *r, size_t i, double dt)
 {
 	const pendula_variant v = cur_variant;
@@ -382,7 +382,7 @@ static double energy_from_angles(const Rec *r, size_t i, double dt)
 		w[k] = (m2 - 8.0 * m1 + 8.0 * p1 - p2) / (12.0 * (double)d * dt);
 	}
 	if (has_port(P_L1)) {
-		/* links in series from the positions of README.md: centre of
+		/* links in series from the positions of docs/MODELS.md: centre of
 		 * mass of link k at sum_{j<k} l_j p(th_j) + c_k p(th_k) */
 		double m[6], l[6], c[6], ig[6], t = 0.0, u = 0.0, u_min = 0.0;
 		chain_defaults(m, l, c, ig);

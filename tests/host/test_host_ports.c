@@ -54,7 +54,7 @@ static bool port_supports(const LilvPlugin *p, const LilvPort *port, const char 
 	return r;
 }
 
-/* Unit symbols the README and hosts show (an independent copy). */
+/* Unit symbols docs/PORTS.md and hosts show (an independent copy). */
 static const char *expected_unit(pendula_unit u, bool *custom)
 {
 	*custom = true;

@@ -9,7 +9,7 @@
 /* The chain's presets                                                     */
 
 /* Links of the chain's preset in h: masses, lengths, centres of mass by the
- * link_shape rule of README.md; returns N.  mu_k = m_k c_k + (sum_{j>k} m_j)
+ * link_shape rule of docs/MODELS.md; returns N.  mu_k = m_k c_k + (sum_{j>k} m_j)
  * l_k, the normalisation D = 2 g sum mu_k. */
 static int chain_links(const DawHost *h, double *m, double *l, double *c, double *mu)
 {

@@ -75,7 +75,7 @@ static inline ref_model ref_from_params(const pendula_params *p)
 	return r;
 }
 
-/* Centres of mass relative to the pivot, from the geometry of README.md. */
+/* Centres of mass relative to the pivot, from the geometry of docs/MODELS.md. */
 static inline void ref_positions(const ref_model *r, const double *th, double *x, double *y)
 {
 	x[0] = r->c[0] * sin(th[0]);

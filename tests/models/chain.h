@@ -5,7 +5,7 @@
  * the files test_chain.c (main) runs.
  *
  * Ground truth never comes from the engine: the reference below builds the
- * kinetic energy from the positions of README.md (centre of mass G_i of link
+ * kinetic energy from the positions of docs/MODELS.md (centre of mass G_i of link
  * i = sum_{j<i} l_j p(th_j) + c_i p(th_i), p(th) = (sin th, -cos th)) with
  * the Jacobian dG_i/dth_j written from that geometry, the potential from the
  * positions, the equations of motion by finite differences of R and U

@@ -105,7 +105,7 @@ static inline pendula_params wavy_floor_forced(void)
 
 /* The state the engine starts from, through the public API only: the frame
  * coordinates of a fresh engine are its initial positions; velocities are
- * built here from the README's rule (spin about the vertical). */
+ * built here from docs/MODELS.md's rule (spin about the vertical). */
 static inline void start_state(const pendula_params *p, pendula_system *sys, pendula_state *s)
 {
 	pendula_system_init(sys, p);

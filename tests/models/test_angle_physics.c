@@ -232,12 +232,12 @@ static void test_energy_budget(void)
  * its damping) snaps through the straight knee now and then: the lower
  * arm's rate jumps from about 50 to 2500 rad/s within a few steps, which
  * the step rules, reading the motion at a step's start, do not see coming.
- * The engine's energy check (engine.c, PENDULA_ENERGY_DEFECT) takes such a
+ * The engine's energy check (engine/step.c, PENDULA_ENERGY_DEFECT) takes such a
  * step again, shorter.  Measured over 10 s, by the reference formula at
  * the frames: a spread of 1.1e-4 of the energy range with the check, 2.8e-2
  * without it; 2.1e-4 since the step rules take the mass matrix at the
  * step's angles (longer steps between the snaps); 5.7e-4 since a raised
- * step floor relaxes after quiet steps (engine.c, QUIET_HOLD), with
+ * step floor relaxes after quiet steps (engine/step.c, QUIET_HOLD), with
  * 19 000 steps instead of 52 000.  The worst frame is chance: over eight
  * nearby starts it reached 2.5e-3 of the range before that change,
  * 9.1e-4 after. */

@@ -211,7 +211,7 @@ static void check_conservation(pendula_params p, const char *what)
 	       "reference E of the frames %.2e",
 	       what, e0 - lo, (e0 - lo) / range, st.step_size * 1e3,
 	       (double)st.iterations / (5.0 * (double)st.steps), spread_output, spread_frames);
-	/* the energy output is the physical energy, normalised as README says */
+	/* the energy output is the physical energy, normalised as docs/MODELS.md says */
 	CU_ASSERT(fabs(nmin - (e0 - lo) / range) < 1e-6 * nmin + 1e-9);
 	CU_ASSERT(spread_output < 1e-6);
 	CU_ASSERT(spread_frames < 5e-6);

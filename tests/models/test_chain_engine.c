@@ -141,7 +141,7 @@ static void test_random_settings(void)
 
 static void test_pose(void)
 {
-	/* The pose follows README's geometry: the tip point is O_{N+1}; each
+	/* The pose follows docs/MODELS.md's geometry: the tip point is O_{N+1}; each
 	 * handle's line from its hinge has the link's angle. */
 	for (int shape = 0; shape < 3; ++shape) {
 		pendula_params p = chain_params(4, shape);

@@ -279,7 +279,7 @@ static void test_engine_state(void)
 
 /* New settings act within about 10 ms of audio at any time scale: at
  * time_scale 0.01 a step of 1/128 s of simulated time would otherwise last
- * 0.78 s of audio (MAX_STEP_AUDIO in engine.c). */
+ * 0.78 s of audio (MAX_STEP_AUDIO in engine/step.c). */
 static void test_settings_latency(void)
 {
 	pendula_params p = parallel_params(2);

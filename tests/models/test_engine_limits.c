@@ -90,7 +90,7 @@ static double random_in_port_range(pendula_port_id id)
 
 static void test_random_settings_in_range(void)
 {
-	/* README.md: every combination of values inside the declared ranges runs
+	/* docs/MODELS.md: every combination of values inside the declared ranges runs
 	 * stably.  200 random settings of both models, 0.1 s each at 48 kHz:
 	 * outputs finite and in range, no restart, the work cap respected. */
 	rng = test_rng_seeded(2026);
@@ -261,7 +261,7 @@ static void test_work_cap(void)
 	CU_ASSERT(steps_per_frame[1] < steps_per_frame[0] / 1.5);
 }
 
-/* A reset starts with the budget's carry-over (engine.c, start_credit):
+/* A reset starts with the budget's carry-over (engine/step.c, engine_start_credit):
  * the first steps are often the dearest, as the step level settles.  One
  * of bench_cap's musical chains (a 1 cm link of 12 g under 1.4 kg on
  * 6.4 m, time_scale 8.5, forced on both axes) had its first frame capped

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The musician's controls and outputs (README.md, "Pendula as a chaotic
+ * The musician's controls and outputs (docs/GUIDE.md, "Pendula as a chaotic
  * sequencer"), against ground truth computed here:
  *
  *   - the chaos knob (energy_target, energy_rate): from several starts and
  *     damping values the normalised energy reaches its target within 5
  *     time constants and stays within +-2 % of it for 10 minutes of
  *     simulated time; the approach follows dE/dt = rate (target - E) (the
- *     feedback force's power is what the README says); with a target below
+ *     feedback force's power is what docs/GUIDE.md says); with a target below
  *     the flip level (computed here from the potential) no arm flips, above
  *     it arms flip; from rest a target above 0 starts the motion;
  *   - the continuous outputs: omega{k} = theta-dot_k / omega_ref_k with
@@ -388,13 +388,13 @@ static void collect(void *user, const pendula_event *ev)
  * frame to frame; an event where floor(angle / pi) changes (an even
  * multiple of pi crossed: a swing, odd: a flip), at the first frame past
  * the crossing, in the direction of the change.  The angle: theta_k for
- * the planar models; for the 3-D ones the front-view angle README.md
+ * the planar models; for the 3-D ones the front-view angle docs/GUIDE.md
  * gives, atan2(x{k}, -y{k}) of the direction (spherical) or the position
  * (bead) outputs.  A crossing whose frame lands in the opposite quadrant
  * of the one before (the angle's sign and half, |angle| > pi/2, both
  * changed: a spherical link seen end-on, its front view passing next to
  * the centre) has no event: which way round it went is not defined
- * (README.md); the scan counts those in l->ambiguous. */
+ * (docs/GUIDE.md); the scan counts those in l->ambiguous. */
 static double event_angle(const pendula_params *p, const pendula_frame *f, int k)
 {
 	if (p->model == PENDULA_MODEL_SPHERICAL || p->model == PENDULA_MODEL_BEAD)

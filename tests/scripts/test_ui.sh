@@ -25,7 +25,7 @@
 # Exit 77 (skipped) only on a machine without Xvfb, or without jalv and
 # jalv.gtk3 both; anything else that goes wrong fails, a server that does
 # not start too.  PENDULA_UI_SHOT_DIR, if set, receives the screenshots as
-# PNG (the README pictures).
+# PNG (the pictures in docs/UI.md).
 set -u
 
 usage="usage: test_ui.sh UI_PROBE UI_CLICK LV2_PATH_DIR MODEL"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The tests' own geometry of each model, from its documented conventions
- * (README.md), independent of the models' pose functions and of the
+ * (docs/MODELS.md), independent of the models' pose functions and of the
  * drawing module: where the marker is, where the drag handles are, how far
  * the drawing reaches.  The UI probe and the inline-display test compare
  * the pixels against it.
@@ -44,7 +44,7 @@ static inline tg_point tg_along(tg_point from, double len, double th)
 	return p;
 }
 
-/* The 3-D models (README.md, "The 3-D plugins"), from the control outputs:
+/* The 3-D models (docs/MODELS.md, "The 3-D plugins"), from the control outputs:
  *  spherical: link 1's direction (x1, y1, z1)_ctl, the last bob at
  *    (tip_x, tip_y, tip_z)_ctl times the total length l1 + ... + lN from
  *    the pivot (pivot_x, pivot_y, pivot_z)_ctl; bob 1 at l1 along link 1.
@@ -112,7 +112,7 @@ static inline int tg_model_geometry_3d(pendula_variant variant, const float *v, 
 	return 0;
 }
 
-/* The chain (README.md, "The chain"): link 1 hangs from the pivot O1, link
+/* The chain (docs/MODELS.md, "The chain"): link 1 hangs from the pivot O1, link
  * k from the far end of link k - 1, O_{k+1} = O_k + l_k (sin th_k, -cos
  * th_k).  Each link is dragged by its far end O_{k+1}; the marker is the end
  * of link 2 (of link 1 when N = 1).  Drawn: the hinges, the bars, and for

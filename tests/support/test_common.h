@@ -51,7 +51,7 @@ static inline void test_control_defaults(pendula_variant v, float control[PENDUL
 /* Whether the engine's work since its reset stayed within the work cap: the
  * frames' share of the budget, the credit the reset started with, plus at
  * most one step's work, because a step is begun while the credit is
- * positive and paid once its iterations are known (engine.c). */
+ * positive and paid once its iterations are known (engine/step.c). */
 static inline bool test_work_within_cap(const pendula_stats *st)
 {
 	return (double)st->work <= st->max_work_per_frame * (double)st->frames +

@@ -3,7 +3,7 @@
  * Unit tests of the MIDI CC encoder (lv2/midi_cc.c), plain C without LV2;
  * run by test_midi_tempo.c:
  *
- *   cc_mapping      README.md mapping: ends, centre, clipping, NaN, monotone,
+ *   cc_mapping      docs/HOSTS.md mapping: ends, centre, clipping, NaN, monotone,
  *                   14-bit MSB = 7-bit code
  *   cc_on_change    a constant sends once; a change is sent at its frame
  *   cc_rate_limit   <= 1 update per output per ms at 44.1/48/96 kHz, and each
@@ -513,7 +513,7 @@ static void test_cc_lost(void)
 	}
 }
 
-/* The encoder against a naive one written from README.md's rule alone: at
+/* The encoder against a naive one written from docs/HOSTS.md's rule alone: at
  * each frame past an output's rate limit, send when the code of the value
  * (pendula_cc_code) differs from the last code sent.  The signals sit on
  * and next to the code boundaries (the nearest floats on both sides), and
