@@ -20,7 +20,8 @@
  * not depend on the sample rate (a power-of-two fraction of H_MAX chosen from
  * the stiffness of the current settings and energy), and each audio frame
  * reads a cubic Hermite interpolant of the outputs over the current step
- * (value and time derivative at both ends: C1 in time, 4th-order accurate).
+ * (value and time derivative at both ends: C1 in time, 4th-order accurate;
+ * an angle model's angles a quintic, interpolant.c).
  */
 #ifndef PENDULA_ENGINE_INTERNAL_H
 #define PENDULA_ENGINE_INTERNAL_H

@@ -56,22 +56,18 @@ enum {
 /* Large motions: at most PENDULA_KAPPA_RATE radians per step of the relative
  * turn of two bodies (the angles the trigonometry sees).  With the
  * Gauss-Legendre step this bounds the interpolation between steps more than
- * the step itself: at 0.2 the double pendulum's chaotic default spreads its
- * energy output by 4e-8 over 10^7 frames and the states of its
- * interpolated frames (septic Hermite, interpolant.c) by 5e-7; the float
- * outputs' cubics are then off by at most about 4e-7 of a swing's amplitude
- * and their slopes (the velocity outputs) by 7e-6.  (0.1 until the septic
- * interpolant: the quintic before it spread the frames by 1.3e-5 at 0.15.) */
+ * the step itself (the frames are septic Hermites, interpolant.c): at 0.2
+ * the float outputs' cubics are off by at most about 4e-7 of a swing's
+ * amplitude and their slopes (the velocity outputs) by 7e-6 (the energy
+ * spreads: docs/BENCHMARKS.md, "Why the constants are what they are"). */
 #define PENDULA_KAPPA_RATE  0.2
 /* Largest step of the engine, simulated seconds: 2^-7 s (the step levels
  * are H_MAX 2^-level).  Each scheme has its own largest step, H_MAX
  * 2^-min_level (pendula_scheme_h_max): the Gauss-Legendre models (order 6)
  * take up to 2^-7 s, the model on Suzuki's composition (order 4, a larger
  * error constant) up to 2^-9 s, the one on Kahan and Li's (order 6, nine
- * stages) up to 2^-8 s.  (The spherical pendulum at its defaults, N = 2, 3,
- * 4, 60 s: energy spread 8.7e-9, 2.0e-8, 7.1e-9 of the range on Suzuki's at
- * 2^-9 s; on Kahan and Li's 3.9e-12, 5.8e-12, 2.0e-11 at 2^-9 s, 2.7e-10,
- * 3.6e-10, 4.1e-9 at 2^-8 s, 1.2e-8, 3.2e-8, 3.7e-8 at 2^-7 s.) */
+ * stages) up to 2^-8 s (the defaults' energy spreads at each:
+ * docs/BENCHMARKS.md, "Why the constants are what they are"). */
 #define PENDULA_H_MAX       (1.0 / 128.0)
 
 /* The longest step of the model's scheme (simulated s).  A model's derive()

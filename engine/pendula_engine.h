@@ -193,11 +193,13 @@ void pendula_pose_at(const pendula_system *sys, const double *q, double pivot_x,
 void pendula_pose_at3(const pendula_system *sys, const double *q, pendula_vec3 pivot,
                       double wave_phase, pendula_pose *pose);
 
-/* One step of the model's integrator over simulated time h (a 4th-order
- * symmetric composition, symplectic when there is no damping, torque or
- * forcing).  Returns the work spent (solver iterations). */
+/* One step of the model's integrator over simulated time h (Gauss-Legendre
+ * of order 6, or a symmetric composition: docs/NUMERICS.md, "Symplectic
+ * integrator"; symplectic when there is no damping, torque or forcing).
+ * Returns the work spent (solver iterations). */
 int pendula_step(const pendula_system *sys, pendula_state *s, double h);
-/* One step of the scheme the composition is made of (e.g. implicit midpoint). */
+/* One step of the scheme the composition is made of (e.g. RATTLE); a
+ * scheme that is no composition is its own base step. */
 int pendula_step_base(const pendula_system *sys, pendula_state *s, double h);
 
 /* ------------------------------------------------------------------------ */

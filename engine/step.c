@@ -22,10 +22,8 @@
  * allowed the longer step for GROW_HOLD steps in a row.  The margin alone
  * kept a setting whose step the settings' ceiling sets (a constant step
  * bound, within 1.5 of the level above it) at half its step for good after
- * a single shorter step: over bench_cap's 500 musical settings per model
- * the hold cut the work of double by 7 %, of chain by 6 % (settings at
- * the cap 3 -> 2) and of spherical by 15 % (13 -> 9), parallel and bead
- * by 1-2 %; holds of 8, 16 and 32 steps measured alike. */
+ * a single shorter step; the hold lets it grow back, and saves work in
+ * every model (docs/BENCHMARKS.md, "Why the constants are what they are"). */
 #define GROW_MARGIN 1.5
 #define GROW_HOLD   16
 _Static_assert(GROW_HOLD <= 255, "pendula_engine.grow_count is a byte");
@@ -41,52 +39,42 @@ _Static_assert(GROW_HOLD <= 255, "pendula_engine.grow_count is a byte");
 /* A step whose energy change differs from the work its model reports
  * (pendula_predictor.work) by more than this fraction of the energy range
  * (or of the energy, for a motion spun beyond the range, whose own rounding
- * would otherwise exceed it) is taken again at half the length.  A smooth motion stays far below:
- * about 2e-9 at the peaks of the double pendulum's default run at 1/128 s,
- * 1e-8 for the roughest of 40 musical settings at their steps.  A motion
- * the step rules cannot see coming does not: a light bob between a heavy
- * one and the pivot snaps through the straight knee within a few steps,
- * and steps that span the snap jump by 1e-4 to 1e-2 (the energy drifted by
- * 2 % in 10 s before this check). */
+ * would otherwise exceed it) is taken again at half the length.  A smooth
+ * motion stays one to two orders of magnitude below.  A motion the step
+ * rules cannot see coming does not: a light bob between a heavy one and
+ * the pivot snaps through the straight knee within a few steps, and steps
+ * that span the snap jump by orders of magnitude more (docs/NUMERICS.md,
+ * "The energy must add up"; the figures: docs/BENCHMARKS.md, "Why the
+ * constants are what they are"). */
 #define PENDULA_ENERGY_DEFECT 1e-7
 /* PENDULA_BURST_WORK (pendula_engine.h, where the tests' work bound reads
  * it): budget carried over beyond one frame's share (32 frames' share at
  * 48 kHz), and the credit a reset starts with (start_credit).
  * A light bob's knee snap needs a burst of short steps within a few frames
- * (the energy check takes the long ones again): with 6000 units 15 of
- * bench_cap's 500 musical double settings, all of them snapping, reached
- * the cap; with 48 000, 9 (and 10 chains instead of 13).  After
- * frames that left budget unused, a block may so spend up to this much
- * beyond its own share (about 0.25 ms on the 2-core VM); a setting that
- * uses its whole share never has the burst. */
+ * (the energy check takes the long ones again), more than a small
+ * carry-over covers.  After frames that left budget unused, a block may so
+ * spend up to this much beyond its own share; a setting that uses its whole
+ * share never has the burst (docs/BENCHMARKS.md, "Why the constants are
+ * what they are"). */
 /* A step level raised because a step failed (its solve, or the energy
  * check) is kept for this many good steps before it may relax by one
  * level.  Most failures are short events (a light bob's knee snap), after
- * which a long hold only spends budget on needlessly short steps: with
- * 256, 8 of bench_cap's 500 musical double settings, 6 chains and 33
- * spherical pendulums reached the work cap; with 32, 0, 4 and 23 (16: 0,
- * 4, 20).  A lasting stiffness pays one failed attempt per hold. */
+ * which a long hold only spends budget on needlessly short steps (and
+ * brings settings to the work cap: docs/BENCHMARKS.md, "Why the constants
+ * are what they are").  A lasting stiffness pays one failed attempt per
+ * hold. */
 #define FLOOR_HOLD            32
 /* ... or sooner, after QUIET_HOLD steps in a row whose energy defect (see
  * PENDULA_ENERGY_DEFECT) was at most QUIET_DEFECT: a step twice as long
  * has a defect at most 2^(p+1) = 128 times larger for the schemes here
  * (order p <= 6), so it would still pass the check 32 times over.  A knee
  * snap's failures push the floor five to seven levels down, where the
- * defects are far below that, and holding each of those levels for 32
- * steps (each as dear as a long one) used up the budget's carry-over:
- * measured over bench_cap's 500 musical settings per model, spherical
- * pendulums at the cap 9 -> 3 (five of the six were capped in one burst
- * after a snap), work double -6 %, spherical -4 %, chain -1 % (at the cap
- * 2 -> 2), parallel and bead unchanged; a quiet threshold of 1/256 of the
- * check did as well, quiet runs of 8 or 16 steps did not (spherical 8,
- * 9).  The free motion of the 500 settings spreads its energy alike
- * (settings above 1e-6 of the range: spherical 35 -> 33, double 51 -> 52,
- * chain 17 -> 20; mean log10 unchanged; a single setting's worst moves by
- * up to ten times with any change of the steps, it is chaotic).  The
- * frames between steps through knee snaps (eight starts of the knee-snap
- * test's setting, 10 s each, energy of the interpolated frames against
- * the energy output): worst 2.5e-3 -> 9.1e-4 of the range, frames above
- * 1e-4 38 -> 84 of 3.84 million, with 437 000 -> 151 000 steps. */
+ * defects are far below that, and holding each of those levels for
+ * FLOOR_HOLD steps (each as dear as a long one) used up the budget's
+ * carry-over.  The free motion spreads its energy alike, and the frames
+ * between steps through a knee snap err less at worst (the figures, and
+ * the thresholds and runs tried: docs/BENCHMARKS.md, "Why the constants are
+ * what they are"). */
 #define QUIET_DEFECT          (PENDULA_ENERGY_DEFECT / 4096.0)
 #define QUIET_HOLD            4
 _Static_assert(QUIET_HOLD <= 255, "pendula_engine.quiet_run is a byte");
@@ -511,9 +499,9 @@ static void next_step(pendula_engine *e)
 /* The work credit a reset starts with: the carry-over a run earns in idle
  * frames (PENDULA_BURST_WORK), since a fresh start has spent nothing.  The
  * first steps are often the dearest (the step level settles from the longest
- * step down); with no credit a musical chain of bench_cap (a 1 cm link of
- * 12 g under 1.4 kg, time_scale 8.5) was capped at its first frame and
- * never again.  The same at every reset, so a reset still reproduces the
+ * step down); with no credit a musical setting can be capped at its first
+ * frame and never again (docs/BENCHMARKS.md, "Why the constants are what
+ * they are").  The same at every reset, so a reset still reproduces the
  * run that followed it; the last-resort restart of a state that blew up
  * starts with none. */
 int64_t engine_start_credit(const pendula_engine *e)

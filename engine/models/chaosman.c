@@ -94,9 +94,10 @@ void pendula_chaosman_finish(pendula_system *sys, const pendula_params *p, doubl
 	pendula_chaosman *cm = PENDULA_MODEL_PART(pendula_chaosman, sys);
 	const double g = sys->g;
 	sys->dof = sys->n;
-	/* Work per iteration (measured on the 2-core VM of docs/NUMERICS.md, "Bounded
-	 * work"): grows with the arms; 16 for N = 2, the double pendulum's
-	 * price, which is the unit's definition. */
+	/* Work per iteration (docs/NUMERICS.md, "Bounded work"): grows with the
+	 * arms; 16 for N = 2, the double pendulum's price, which is the unit's
+	 * definition (fitted to CPU time: docs/BENCHMARKS.md, "Why the constants
+	 * are what they are"). */
 	sys->work_iteration = (unsigned char)(8 + 4 * sys->n);
 	const double zabs = hypot(zr, zi);
 	cm->lever[0] = zabs;

@@ -93,8 +93,9 @@ static void bead_derive(pendula_system *sys, const pendula_params *p)
 	sys->n = 1;
 	sys->dof = 3;
 	sys->min_level = PENDULA_LEVEL_SUZUKI;
-	/* Work per iteration (a double-pendulum iteration = 16; measured on the
-	 * 2-core VM of docs/NUMERICS.md, "Bounded work"). */
+	/* Work per iteration (a double-pendulum iteration = 16; docs/NUMERICS.md,
+	 * "Bounded work"), fitted to CPU time (docs/BENCHMARKS.md, "Why the
+	 * constants are what they are"). */
 	sys->work_iteration = 17;
 	bm->surface = p->surface == SURFACE_FLOOR ? SURFACE_FLOOR : SURFACE_ELLIPSOID;
 	sys->events_no_top = bm->surface == SURFACE_FLOOR; /* swings only, at x = 0 */
@@ -549,13 +550,11 @@ static double bead_step_bound(const pendula_system *sys, double energy_norm)
  * At the end of the shortest axis at full speed this is the energy bound;
  * elsewhere the step can be longer.  (The curvature along v alone would
  * let the step grow more, but the velocity turns into the sharp direction
- * within a few steps: on an ellipsoid of axes 0.5, 2, 4 the energy spread
- * grew a hundredfold.)  KAPPA_STATE is below the energy bound's
- * PENDULA_KAPPA_SLOW.  Energy spread over 10^7 frames at 48 kHz from the
- * default start (the energy bound alone: 2.9e-9, 0.0213 steps per frame):
- * 3.0e-7 at 0.05 (0.0111 steps per frame), 1.1e-7 at 0.04 (0.0117), 1.6e-8
- * at 0.03 (0.0133); 0.04 stays a factor 10 below the 1e-6 the engine
- * promises, for 45 % fewer steps.  The engine chooses the step again
+ * within a few steps, and the energy spread grows.)  KAPPA_STATE is below
+ * the energy bound's PENDULA_KAPPA_SLOW: it keeps the energy spread a factor
+ * 10 below the 1e-6 the engine promises, for far fewer steps than the
+ * energy bound alone (docs/BENCHMARKS.md, "Why the constants are what they
+ * are").  The engine chooses the step again
  * before every step (shrinking at once); the energy bound stays a floor.
  * The moving floor keeps the energy bound. */
 static double bead_step_bound_at(const pendula_system *sys, const pendula_state *s,

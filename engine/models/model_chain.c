@@ -50,29 +50,27 @@
 /* The iteration stops once it moves the angles by at most ITERATION_TOL
  * rad.  Each iteration shrinks the error 20 to 100 times (six rods, the
  * default run), so the angles are then within about 5e-15 rad of the
- * solution: 100 steps forth and back return to 4.6e-13 (tests/models/test_chain.c;
- * 7e-15 with 1e-14, which takes 14 % more iterations) and the energy
- * spreads over 10^7 frames do not change beyond their chaotic variation. */
+ * solution: 100 steps forth and back return to about 5e-13
+ * (tests/models/test_chain.c; a tighter tolerance costs more iterations for
+ * little: docs/BENCHMARKS.md, "Why the constants are what they are") and
+ * the energy spreads over 10^7 frames do not change beyond their chaotic
+ * variation. */
 #define ITERATION_TOL    1e-13
 /* Step size: rad per step of the fastest motion (relative turn of two
  * links) for chains of three or more links; two links keep the double
  * pendulum's PENDULA_KAPPA_RATE, so that two bobs reproduce `double`.
- * Measured with the Gauss-Legendre step and the septic interpolant
- * (tests/models/test_chain.c, relative spread over 10^7 frames from a chaotic
- * start, energy output / the reference energy of the interpolated frames):
- * 3 rods 1.5e-7 / 4.9e-7 at 0.15, against 2.7e-8 / 1.3e-7 at 0.1; 0.2 would
- * spread the frames of 3 rods by about 1.7e-5, over the 5e-6 asked. */
+ * 0.15 keeps the frames of three rods within the 5e-6 energy spread asked
+ * (tests/models/test_chain.c), 0.2 would not (docs/BENCHMARKS.md, "Why the
+ * constants are what they are"). */
 #define CHAIN_KAPPA      0.15
 /* Chains of three or more links also keep omega_load h <= CHAIN_KAPPA_LOAD,
  * omega_load the bound on the fastest small oscillation of the chain as
  * loaded at the state (chain_load_step).  The rate rule alone does not see
  * a long chain's fast phases, where the outer links swing in the frame of a
- * hinge that the links above accelerate far beyond g (with the earlier
- * 4th-order composition six rods spread by 1.8e-6 without it).  Measured
- * (same spreads, 10^7 frames; steps per frame at 48 kHz): 0.4 gives 6 rods
- * 4.5e-9 / 1.3e-8 (0.0119), 0.6 gives 4.0e-8 / 6.5e-8 (0.0086) and 6 bobs
- * 4.4e-8 / 3.7e-8, 0.8 gives 6 rods 1.2e-7 / 3.9e-7 (0.0078) with more
- * iterations per solve. */
+ * hinge that the links above accelerate far beyond g.  0.6 keeps six rods'
+ * spreads well within the bound with fewer steps than 0.4; 0.8 takes more
+ * iterations per solve (docs/BENCHMARKS.md, "Why the constants are what
+ * they are"). */
 #define CHAIN_KAPPA_LOAD 0.6
 
 typedef struct {
@@ -169,16 +167,14 @@ static void chain_derive(pendula_system *sys, const pendula_params *p)
 	n = n < 1 ? 1 : n > NMAX ? NMAX : n;
 	sys->n = n;
 	sys->dof = n;
-	/* Work per iteration (a double-pendulum iteration = 16; measured on the
-	 * 2-core VM of docs/NUMERICS.md, "Bounded work", by bench_cap's marginal ns per
-	 * unit, which should be about the same for every model): 10 for one
-	 * link, 68 for six.  Since the stage forces are O(N) (forces()) an
-	 * iteration grows about linearly with N, the N x N solve apart; the
-	 * earlier 3 + 8 N + N^2 (87 for six) charged six links about 4.1 ns per
-	 * unit against the double pendulum's 5.5 (medians of six runs).  A
-	 * solve done in one iteration still pays its setup (fresh sines and
-	 * cosines, the Newton matrices and their LU), so such steps cost more
-	 * than their price: up to about 3 times at the cap (docs/NUMERICS.md,
+	/* Work per iteration (a double-pendulum iteration = 16; docs/NUMERICS.md,
+	 * "Bounded work"), fitted so that a unit costs about the same CPU time
+	 * in every model (docs/BENCHMARKS.md, "Why the constants are what they
+	 * are"): 10 for one link, 68 for six.  Since the stage forces are O(N)
+	 * (forces()) an iteration grows about linearly with N, the N x N solve
+	 * apart.  A solve done in one iteration still pays its setup (fresh
+	 * sines and cosines, the Newton matrices and their LU), so such steps
+	 * cost more than their price: up to about 3 times at the cap (docs/NUMERICS.md,
 	 * "Bounded work"). */
 	sys->work_iteration = (unsigned char)((4 + 16 * n + n * n) / 2);
 	int shape = p->shape;
@@ -538,9 +534,9 @@ follow(const double *q, const lanes *rate, double h, lanes *th, lanes *sn, lanes
  * into a prefix sum of l_k cos(th_k) w_k times mu_j and a suffix sum of
  * mu_k cos(th_k) w_k times l_j (R is semiseparable: the recursion of the
  * n-rod note).  About 19 n multiplications instead of the pairwise form's
- * 5 n (n - 1) / 2 + n^2 and the n (n - 1) / 2 pairs' sines and cosines:
- * six rods take a fifth fewer instructions per frame (callgrind, 368 to
- * 293), five 12 % fewer, two to four links about as many (+4 % to -1 %). */
+ * 5 n (n - 1) / 2 + n^2 and the n (n - 1) / 2 pairs' sines and cosines,
+ * which pays from five links on (docs/BENCHMARKS.md, "Why the constants
+ * are what they are"). */
 static inline __attribute__((always_inline)) void
 forces(const pendula_chain *ch, const lanes *sn, const lanes *cs, const lanes *gx, const lanes *gy,
        const lanes *w, const lanes *damp, lanes *f, lanes *rw, const int n)
@@ -608,8 +604,9 @@ newton_matrix(const pendula_chain *ch, const trig_cache *tc, const double *w, co
 /* LU without pivoting (the matrix is R + O(h |w|), R positive definite);
  * 0 if a pivot is not positive (then a solve with the factor gives NaN).
  * (Here and in lu_apply the triangular loops are unrolled for the
- * dispatched n: the same operations in the same order, 2 % fewer
- * instructions for six rods.) */
+ * dispatched n: the same operations in the same order, fewer
+ * instructions; docs/BENCHMARKS.md, "Why the constants are what they
+ * are".) */
 static inline __attribute__((always_inline)) int lu_factor(double m[NMAX][NMAX], double *inv_u,
                                                            const int n)
 {

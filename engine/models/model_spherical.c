@@ -35,36 +35,22 @@ _Static_assert(NL <= PENDULA_MAX_CONSTRAINTS, "the rods' multipliers fit the pre
  * (spherical_step_bound_at).  The fastest oscillation is often a light
  * bob's swing across its two taut rods, which every explicit or composed
  * scheme must resolve; the 6th-order composition resolves it in longer
- * steps than Suzuki's 4th-order one did at 0.05 (PENDULA_KAPPA_SLOW, then
- * for both rules).  Energy spread of 2 s of free motion (damping, swirl
- * and forcing off) over bench_cap's 500 musical settings, worst / how many
- * above 1e-6 of the range / mean log10 / steps taken:
- * Suzuki at 0.05: 2.0e-5 / 58 / -9.14 / 10.6 million;
- * Kahan-Li at 0.2: 1.9e-5 / 45 / -10.36 / 2.9 million;
- * at 0.25: 1.7e-5 / 46 / -10.33 / 2.5 million;
- * at 0.3: 7.4e-5 / 49 / -10.31 / 2.4 million;
- * (these with steps up to 2^-9 s and one kappa for both rules; from here
- * up to 2^-8 s, PENDULA_LEVEL_KAHAN_LI) at 0.25: 1.7e-5 / 48 / -9.89 /
- * 2.2 million; at 0.25 and KAPPA_MOTION 0.15: 1.4e-5 / 35 / -10.06 /
- * 2.6 million.
+ * steps than Suzuki's 4th-order one did at 0.05 (PENDULA_KAPPA_SLOW), with
+ * no more energy spread over bench_cap's musical settings and about a
+ * fifth of the steps.
  * The motion's rule also bounds the frames between steps: the outputs
  * are cubics in time (value and slope at both ends), off by about
  * 1e-7 of a link's length at 0.15 rad per step and their slopes (the
- * velocity outputs) by 2e-6 of its speed (at 0.25: 1.3e-6 and 1.7e-5),
- * as close as the angle models' quintics at PENDULA_KAPPA_RATE.  With the
- * forces on, musical settings at the work cap: 9 on Suzuki's, 8 with 0.25
- * for both rules, 9 with KAPPA_MOTION 0.15; the work of all 500: 1.23e9,
- * 6.1e8 and 6.3e8 units.
- * The ceiling then rose to 0.45 (with the engine's quiet relaxation of a
- * raised step floor, step.c QUIET_HOLD): settings at the cap 3 -> 3,
- * but the slowest keeps 0.96 of real time instead of 0.86 and the work of
- * all 500 falls 6.0e8 -> 4.8e8 units (0.5: the same); free motion 9.3e-6
- * / 32 / -10.04 / 2.0 million (at 0.25: 3.0e-5 / 33 / -10.05 / 2.4
- * million).  The ceiling only matters for a fast mode the motion's rule
- * does not see moving: on a harmonic oscillator Kahan and Li's
- * composition errs by 1.2e-7 of the oscillation's energy at 0.25 rad per
- * step and 4.1e-6 at 0.45 (bounded, not a drift; stable up to 2.53), and
- * a light bob's mode holds little of the energy.  The defaults never
+ * velocity outputs) by 2e-6 of its speed, as close as the angle models'
+ * quintics at PENDULA_KAPPA_RATE.  The ceiling of 0.45 (with the engine's
+ * quiet relaxation of a raised step floor, step.c QUIET_HOLD) saves work
+ * and keeps the settings at the cap closer to real time; the measurements:
+ * docs/BENCHMARKS.md, "Why the constants are what they are".  The ceiling
+ * only matters for a fast mode the motion's rule does not see moving: on a
+ * harmonic oscillator Kahan and Li's composition errs by 1.2e-7 of the
+ * oscillation's energy at 0.25 rad per step and 4.1e-6 at 0.45 (bounded,
+ * not a drift; stable up to 2.53), and a light bob's mode holds little of
+ * the energy.  The defaults never
  * reach it (their spreads over 60 s are unchanged). */
 #define KAPPA          0.45
 #define KAPPA_MOTION   0.15
@@ -164,14 +150,9 @@ static void spherical_derive(pendula_system *sys, const pendula_params *p)
 	n = n < 1 ? 1 : n > NL ? NL : n;
 	sys->n = n;
 	sys->dof = 3 * n;
-	/* Work per iteration (a double-pendulum iteration = 16; measured on the
-	 * 2-core VM of docs/NUMERICS.md, "Bounded work"): bench_cap's work_price lines
-	 * (medians of 9 interleaved rounds against the double pendulum's in the
-	 * same round) gave 2 + 8 n 0.92-1.01, 0.86-0.89, 0.78-0.81 and
-	 * 0.72-0.76 of the double pendulum's CPU time per unit for n = 1..4: at
-	 * about 11 iterations per step, 6 + 4 n is what n bobs cost.  On Kahan
-	 * and Li's composition (about 21 iterations per step, two per stage)
-	 * the lines read 0.84, 0.98, 0.98 and 1.07 for 6 + 4 n. */
+	/* Work per iteration (a double-pendulum iteration = 16; docs/NUMERICS.md,
+	 * "Bounded work"): 6 + 4 n is what n bobs cost, timed against the double
+	 * pendulum (docs/BENCHMARKS.md, "Why the constants are what they are"). */
 	sys->work_iteration = (unsigned char)(6 + 4 * n);
 	const double g = sys->g;
 	double sum_l = 0.0, u_range = 0.0;

@@ -22,8 +22,8 @@
  * base step, which inlines.
  *
  * Suzuki's fractal 4th-order composition (Phys. Lett. A 146, 1990): stages
- * g1, g1, g2, g1, g1 with g1 = 1 / (4 - 4^(1/3)), g2 = 1 - 4 g1.  Measured
- * here against Yoshida's triple jump: five solves instead of three, but the
+ * g1, g1, g2, g1, g1 with g1 = 1 / (4 - 4^(1/3)), g2 = 1 - 4 g1.  Against
+ * Yoshida's triple jump: five solves instead of three, but the
  * same energy error at twice the step, so fewer solves per second of
  * simulated time; and the one negative stage is short (-0.66 h rather than
  * -1.70 h), which keeps implicitly damped stages well inside their stable
@@ -83,23 +83,18 @@ pendula_compose(const pendula_system *sys, pendula_state *s, double h, pendula_p
 {
 	/* Each stage's constraint solve starts from the multipliers (the rods'
 	 * forces) the stage before it solved for, the first stage from the
-	 * previous step's last, which ended where this step starts.  Over
-	 * bench_cap's 500 musical spherical settings this costs 4.5 % less work
-	 * than each stage starting from its own answer of the step before (a
-	 * whole step earlier), and settings at the cap 3 -> 2; the stage
-	 * nearest in time (by the stages' midpoints or starts) did worse (2.8
-	 * and 4.0 % less).
+	 * previous step's last, which ended where this step starts: that costs
+	 * less work than each stage starting from its own answer of the step
+	 * before (a whole step earlier) or from the stage nearest in time.
 	 * To that guess each stage adds the error it made in the step before
 	 * (multiplier_step), as the Gauss predictor corrects its extrapolation:
 	 * the multipliers change from stage to stage by nearly the same amount
 	 * in consecutive steps (a stage's answer is not the tension at one
-	 * instant: it depends on the stage's length and sign too).  Work of
-	 * the 500 musical spherical settings, four draws of them: -4.8, -5.6,
-	 * -7.2 and -8.0 % (with the differences in double precision: -7.6,
-	 * -6.7, -7.2, -8.2 %); settings at the cap unchanged (2, 2, 3, 2).
-	 * Extrapolating each stage linearly in time from the two stages before
-	 * it instead: +0.7 %.  Forgotten when the step length changes (kept:
-	 * the same work within 1 %). */
+	 * instant: it depends on the stage's length and sign too), which saves
+	 * more work again; extrapolating each stage linearly in time from the
+	 * two stages before it does not.  Forgotten when the step length
+	 * changes, which costs nothing measurable.  (The figures:
+	 * docs/BENCHMARKS.md, "Why the constants are what they are".) */
 	if (pr->stage_h != h) {
 		memset(pr->multipliers, 0, sizeof(pr->multipliers));
 		pr->stage_h = h;
@@ -123,9 +118,9 @@ pendula_compose(const pendula_system *sys, pendula_state *s, double h, pendula_p
 			pr->multiplier_step[j][k] = fabs(d) < 1e30 ? (float)d : 0.0f;
 		}
 		if (power) {
-			/* (the stage's end forces: measured over bench_cap's
-			 * shaken spherical settings #128 and #222, 5 % fewer
-			 * instructions per frame, the same output bits) */
+			/* (the stage's end forces: fewer instructions per frame,
+			 * the same output bits; docs/BENCHMARKS.md, "Why the
+			 * constants are what they are") */
 			const double p_end = power(sys, s, pr->stage_force);
 			work += stage[j] * (p_start + p_end);
 			p_start = p_end;

@@ -19,11 +19,10 @@
  * symmetric for any Hamiltonian, separable or not; Hairer, Lubich, Wanner,
  * "Geometric Numerical Integration", II.1.3 and VI.4): nodes c_i = 1/2 +
  * (-1, 0, 1) sqrt(15)/10, weights b = (5, 8, 5)/18, and the Butcher matrix
- * a_ij = int_0^{c_i} L_j, L_j the Lagrange basis on the nodes.  Measured
- * on the double pendulum from its chaotic default start (fixed steps, 208
- * s): 1/128 s spreads the energy by 4.2e-8 with 1971 stage evaluations per
- * simulated second; Suzuki's composition of the midpoint rule spreads it by
- * 6.1e-5 at 1/512 s with 9452. */
+ * a_ij = int_0^{c_i} L_j, L_j the Lagrange basis on the nodes.  On the
+ * double pendulum it keeps the energy far closer than Suzuki's composition
+ * of the midpoint rule with a fifth of the stage evaluations
+ * (docs/BENCHMARKS.md, "Why the constants are what they are"). */
 #define PENDULA_GAUSS_R15 3.87298334620741688518 /* sqrt(15) */
 static const double pendula_gauss_c[PENDULA_GAUSS_STAGES] = {0.5 - PENDULA_GAUSS_R15 / 10.0, 0.5,
                                                              0.5 + PENDULA_GAUSS_R15 / 10.0};
@@ -43,11 +42,8 @@ static const double pendula_gauss_a[PENDULA_GAUSS_STAGES][PENDULA_GAUSS_STAGES] 
  *  - else the parabola through the last step's three stages (at
  *    (c_j - 1) h_last / h: also right after a change of step);
  *  - the first step after a start: the velocities at the start.
- * Measured on the six-rod default chain (10 s): the first iteration moves
- * the angles by 10^-7.4 rad (geometric mean) against 10^-5.9 with the
- * parabola plus its error, and a step takes 4.9 iterations instead of 5.8
- * (instructions per frame, lv2bench at block 256: six rods 291 to 275,
- * `chain` 107 to 101, `double` 49.8 to 48.3, `parallel` 62.4 to 60.1).
+ * The quartic guesses closer than the parabola, so a step takes fewer
+ * iterations (docs/BENCHMARKS.md, "Why the constants are what they are").
  * The quartic's weights (pendula_gauss_extrapolate) are the Lagrange
  * basis on the five nodes, at c_i (tests/models/test_chain.c recomputes them
  * from the Legendre roots); six nodes are no better (the sixth is the
