@@ -252,12 +252,22 @@ static inline double fpoly_live(const pendula_engine *e, int ch, double u)
 	return e->live & ((uint32_t)1 << ch) ? fpoly_eval(e->fpoly[ch], u) : 0.0;
 }
 
+/* A velocity output's coefficient (a slope coefficient times speed_ref / h)
+ * in single precision, kept within +-1e30 like the coefficients it is made
+ * of (output_coef in interpolant.c): a step that failed even at the
+ * shortest length has coefficients of 1e30, and times 1/h they overflowed
+ * to infinities whose sum at u = 1 was NaN (issue 38). */
+static inline float velocity_coef(double x)
+{
+	return fabs(x) < 1e30 ? (float)x : x > 0.0 ? 1e30f : -1e30f;
+}
+
 /* d/du of a cubic, times scale: the quadratic's coefficients. */
 static inline void cubic_slope(const float *c, double scale, float *d)
 {
-	d[0] = (float)(c[1] * scale);
-	d[1] = (float)(2.0 * c[2] * scale);
-	d[2] = (float)(3.0 * c[3] * scale);
+	d[0] = velocity_coef(c[1] * scale);
+	d[1] = velocity_coef(2.0 * c[2] * scale);
+	d[2] = velocity_coef(3.0 * c[3] * scale);
 }
 
 /* The output whose quadratic in u is the slope of one interpolant

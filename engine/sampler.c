@@ -55,11 +55,20 @@ static inline float quadratic_at(const float *d, float u)
 	return d[0] + u * (d[1] + u * d[2]);
 }
 
+/* A direction's component, which a step that failed even at the shortest
+ * length leaves far from the unit circle: bounded, so that the products of
+ * turn_rate_at stay finite and their difference is no NaN (issue 38). */
+static inline float direction_bounded(float v)
+{
+	v = v < -2.0f ? -2.0f : v;
+	return v > 2.0f ? 2.0f : v;
+}
+
 /* The rate of turn of direction (x, y): (x y' - y x') scale. */
 static inline float turn_rate_at(const float *x, const float *y, const float *dx, const float *dy,
                                  float scale, float u)
 {
-	const float xv = cubic_at(x, u), yv = cubic_at(y, u);
+	const float xv = direction_bounded(cubic_at(x, u)), yv = direction_bounded(cubic_at(y, u));
 	const float xd = quadratic_at(dx, u), yd = quadratic_at(dy, u);
 	return (xv * yd - yv * xd) * scale;
 }
@@ -70,11 +79,11 @@ static void angle_rate_quartic(const pendula_engine *e, int k, float *q)
 {
 	const float *c = e->fpoly[PENDULA_CH_THETA + k], *hi = e->fhigh[k];
 	const double scale = PENDULA_PI * e->sys.speed_ref[k] / e->h;
-	q[0] = (float)(c[1] * scale);
-	q[1] = (float)(2.0 * c[2] * scale);
-	q[2] = (float)(3.0 * c[3] * scale);
-	q[3] = (float)(4.0 * hi[0] * scale);
-	q[4] = (float)(5.0 * hi[1] * scale);
+	q[0] = velocity_coef(c[1] * scale);
+	q[1] = velocity_coef(2.0 * c[2] * scale);
+	q[2] = velocity_coef(3.0 * c[3] * scale);
+	q[3] = velocity_coef(4.0 * hi[0] * scale);
+	q[4] = velocity_coef(5.0 * hi[1] * scale);
 }
 
 /* Velocity output k of a direction model: the slopes of its direction's

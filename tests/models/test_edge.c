@@ -13,6 +13,9 @@
  *   ftz        the same run with FTZ and DAZ set (x86 MXCSR) gives the same
  *              bits as without
  *
+ * and, with the structural controls (links, bodies, link shape, surface)
+ * changed every block (issue 38), every output value finite.
+ *
  * The random numbers are the test's own (xorshift), so every run is the
  * same on every machine.
  *
@@ -103,12 +106,19 @@ static void rec_free(recording *r)
 	memset(r, 0, sizeof(*r));
 }
 
-typedef struct {
+typedef struct run_spec run_spec;
+struct run_spec {
 	const char *set;       /* "symbol=value ..." */
 	uint32_t hostile_seed; /* != 0: random control values every block */
 	double seconds;
 	uint32_t block_seed;
-} run_spec;
+	/* != 0: every block this long; else random lengths up to max_block
+	 * (1 .. max_block), or with 0-frame ones up to MAX_BLOCK if 0 */
+	uint32_t block, max_block;
+	/* != NULL: called before block number b with the controls */
+	void (*each_block)(const run_spec *spec, float *control, size_t b, uint32_t *s);
+	uint32_t each_seed;
+};
 
 static bool has_port(pendula_variant v, const char *symbol)
 {
@@ -118,7 +128,7 @@ static bool has_port(pendula_variant v, const char *symbol)
 /* True if every symbol of set exists in v. */
 static bool applies(pendula_variant v, const char *set)
 {
-	char buf[512], sym[64];
+	char buf[4096], sym[64];
 	snprintf(buf, sizeof buf, "%s", set);
 	for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
 		if (sscanf(tok, "%63[^=]=", sym) != 1 || !has_port(v, sym))
@@ -128,7 +138,7 @@ static bool applies(pendula_variant v, const char *set)
 
 static void apply_set(pendula_variant v, const char *set, float *control)
 {
-	char buf[512], sym[64];
+	char buf[4096], sym[64];
 	snprintf(buf, sizeof buf, "%s", set);
 	for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
 		float value;
@@ -164,8 +174,12 @@ static void run(pendula_variant v, const run_spec *spec, bool ftz, recording *r)
 		    pendula_ports[id].kind == PK_SIGNAL_OUT)
 			r->sig[id] = lv2th_calloc(frames, sizeof(float));
 	uint32_t bs = spec->block_seed ? spec->block_seed : 1, hs = spec->hostile_seed;
+	uint32_t es = spec->each_seed ? spec->each_seed : 1;
 	while (r->n < frames) {
-		uint32_t n = xorshift(&bs) % 7 == 0 ? 0 : 1 + xorshift(&bs) % MAX_BLOCK;
+		uint32_t n = spec->block              ? spec->block
+		             : spec->max_block        ? 1 + xorshift(&bs) % spec->max_block
+		             : xorshift(&bs) % 7 == 0 ? 0
+		                                      : 1 + xorshift(&bs) % MAX_BLOCK;
 		if (n > frames - r->n)
 			n = (uint32_t)(frames - r->n);
 		if (hs)
@@ -173,6 +187,8 @@ static void run(pendula_variant v, const run_spec *spec, bool ftz, recording *r)
 				if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
 				    pendula_ports[id].kind == PK_CONTROL_IN && id != P_RESET)
 					control[id] = random_control((pendula_port_id)id, &hs);
+		if (spec->each_block)
+			spec->each_block(spec, control, r->n_blocks, &es);
 		lv2th_prepare_atoms(atom_in, atom_out, ATOM_CAP - sizeof(LV2_Atom));
 		lilv_instance_run(inst, n);
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
@@ -333,8 +349,9 @@ static void test_named(void)
 	for (size_t c = 0; c < sizeof named / sizeof named[0]; ++c) {
 		if (!applies(cur, named[c].set))
 			continue;
-		run_spec spec = {named[c].set, 0, named[c].seconds > 0 ? named[c].seconds : 0.5,
-		                 11u + (uint32_t)c};
+		run_spec spec = {.set = named[c].set,
+		                 .seconds = named[c].seconds > 0 ? named[c].seconds : 0.5,
+		                 .block_seed = 11u + (uint32_t)c};
 		check_case(named[c].what, &spec, named[c].must_move);
 		++ran;
 	}
@@ -370,7 +387,7 @@ static void test_grid(void)
 		}
 		char what[64];
 		snprintf(what, sizeof what, "corner %d", c);
-		run_spec spec = {set, 0, 0.4, 100u + (uint32_t)c};
+		run_spec spec = {.set = set, .seconds = 0.4, .block_seed = 100u + (uint32_t)c};
 		check_case(what, &spec, fast && has_port(cur, "sigma1"));
 	}
 }
@@ -381,8 +398,133 @@ static void test_hostile(void)
 	for (uint32_t seed = 1; seed <= 3; ++seed) {
 		char what[64];
 		snprintf(what, sizeof what, "hostile controls, seed %u", seed);
-		run_spec spec = {"", 7919u * seed, 0.5, 31u * seed};
+		run_spec spec = {.set = "",
+		                 .hostile_seed = 7919u * seed,
+		                 .seconds = 0.5,
+		                 .block_seed = 31u * seed};
 		check_case(what, &spec, false);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Structural controls every block (issue 38)                             */
+
+/* The controls that change which bodies there are or what they are. */
+static const pendula_port_id structural[] = {P_N_BODIES, P_N_LINKS, P_LINK_SHAPE, P_SURFACE};
+
+static bool has_id(pendula_variant v, pendula_port_id id)
+{
+	return pendula_port_index(v, id) >= 0;
+}
+
+/* The number of output values (every signal frame, every control output
+ * at the end of every block) that are not finite; describes the first. */
+static size_t nonfinite_outputs(const recording *r, char *first, size_t size)
+{
+	size_t bad = 0;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const float *x = r->sig[id] ? r->sig[id] : r->ctl[id];
+		const size_t n = r->sig[id] ? r->n : r->ctl[id] ? r->n_blocks : 0;
+		for (size_t i = 0; i < n; ++i)
+			if (!isfinite(x[i]) && bad++ == 0)
+				snprintf(first, size, "%s = %g at %s %zu", pendula_ports[id].symbol,
+				         (double)x[i], r->sig[id] ? "frame" : "block", i);
+	}
+	return bad;
+}
+
+static void check_finite(const char *what, const run_spec *spec)
+{
+	recording r;
+	run(cur, spec, false, &r);
+	char first[200] = "";
+	const size_t bad = nonfinite_outputs(&r, first, sizeof first);
+	printf("\n    %-46s %s", what, bad ? "NOT FINITE" : "finite");
+	CHECK(bad == 0, "%s: %zu output values not finite, first %s (%s)", what, bad, first,
+	      spec->set);
+	rec_free(&r);
+}
+
+static void links_cycle(const run_spec *spec, float *control, size_t b, uint32_t *s)
+{
+	(void)spec;
+	(void)s;
+	control[P_N_LINKS] = (float)(1 + b % 6);
+}
+
+static void shapes_cycle(const run_spec *spec, float *control, size_t b, uint32_t *s)
+{
+	(void)spec;
+	(void)s;
+	control[P_LINK_SHAPE] = (float)(b % 3);
+}
+
+/* Every structural control of the model to another value in its range. */
+static void structure_random(const run_spec *spec, float *control, size_t b, uint32_t *s)
+{
+	(void)spec;
+	(void)b;
+	for (size_t i = 0; i < sizeof structural / sizeof structural[0]; ++i) {
+		const pendula_port_id id = structural[i];
+		if (!has_id(cur, id))
+			continue;
+		const int lo = (int)pendula_ports[id].min, span = (int)pendula_ports[id].max - lo;
+		const int now = (int)control[id] - lo;
+		control[id] =
+		    (float)(lo + (now + 1 + (int)(xorshift(s) % (uint32_t)span)) % (span + 1));
+	}
+}
+
+/* Issue 38: the velocity outputs of a chain were NaN for a frame now and
+ * then when its links changed every 64-frame block with custom links, or its
+ * link shape at six links. */
+static void test_structure_reported(void)
+{
+	if (!has_id(cur, P_LINK_SHAPE)) {
+		printf("\n    no link shape in %s", pendula_variant_names[cur]);
+		return;
+	}
+	const run_spec links = {.set = "link_shape=2 time_scale=20",
+	                        .seconds = 10.0,
+	                        .block = 64,
+	                        .each_block = links_cycle};
+	check_finite("custom links, n_links 1..6 every 64 frames", &links);
+	const run_spec shapes = {
+	    .set = "n_links=6 time_scale=20 m2=0.01 m6=100 pivot_x_amp=0.1 pivot_x_freq=3 "
+	           "pivot_y_amp=0.1 pivot_y_freq=5",
+	    .seconds = 10.0,
+	    .block = 64,
+	    .each_block = shapes_cycle};
+	check_finite("six links, link_shape 0..2 every 64 frames", &shapes);
+}
+
+/* Every model: its structural controls changed every block of 1 .. 512
+ * frames, every other control at a random value in its range. */
+static void test_structure_random(void)
+{
+	for (uint32_t seed = 1; seed <= 4; ++seed) {
+		uint32_t s = 4099u * seed + (uint32_t)cur;
+		char set[4096] = "";
+		size_t len = 0;
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			if (!has_id(cur, (pendula_port_id)id) ||
+			    pendula_ports[id].kind != PK_CONTROL_IN || id == P_RESET ||
+			    id == P_FREEZE)
+				continue;
+			const float v = random_control((pendula_port_id)id, &s);
+			len +=
+			    (size_t)snprintf(set + len, sizeof set - len, "%s%s=%.9g",
+			                     len ? " " : "", pendula_ports[id].symbol, (double)v);
+		}
+		char what[64];
+		snprintf(what, sizeof what, "structure every block, seed %u", seed);
+		const run_spec spec = {.set = set,
+		                       .seconds = 3.0,
+		                       .block_seed = 53u * seed,
+		                       .max_block = 512,
+		                       .each_block = structure_random,
+		                       .each_seed = 977u * seed};
+		check_finite(what, &spec);
 	}
 }
 
@@ -420,6 +562,8 @@ int main(int argc, char **argv)
 	    {"named edge cases", test_named},
 	    {"grid of extremes", test_grid},
 	    {"hostile controls every block", test_hostile},
+	    {"structure every block: issue 38", test_structure_reported},
+	    {"structure every block: random", test_structure_random},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {
