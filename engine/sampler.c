@@ -64,13 +64,43 @@ static inline float direction_bounded(float v)
 	return v > 2.0f ? 2.0f : v;
 }
 
-/* The rate of turn of direction (x, y): (x y' - y x') scale. */
+/* v, or 0 if |v| < 2^-120, decided on its bits: an integer comparison
+ * takes no floating-point operand, so a subnormal v raises nothing. */
+static inline float flush_product(float v)
+{
+	uint32_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	return (bits & 0x7fffffffu) < 0x03800000u ? 0.0f : v;
+}
+
+/* a b rounded to single precision as a float product would be (the
+ * double product of two floats is exact), or 0 below 2^-120: without a
+ * subnormal result. */
+static inline float product_flushed(float a, float b)
+{
+	const double p = (double)a * (double)b;
+	/* the flush on the bits: a select the compiler may not move after
+	 * the conversion, which would then see the tiny value */
+	uint64_t bits;
+	memcpy(&bits, &p, sizeof bits);
+	bits &= (bits & 0x7fffffffffffffffu) < 0x3870000000000000u ? 0u : ~(uint64_t)0;
+	double q;
+	memcpy(&q, &bits, sizeof q);
+	return (float)q;
+}
+
+/* The rate of turn of direction (x, y): (x y' - y x') scale, of bounded
+ * components (a failed step's are not).  A link that
+ * is nearly still has one of x, y and the other's slope near zero: their
+ * product may be subnormal (issue 38).  Products and difference below
+ * 2^-120 are 0 before they are used, which changes a result only where
+ * it is below 2^-95 scale, far below the output's flush to zero. */
 static inline float turn_rate_at(const float *x, const float *y, const float *dx, const float *dy,
                                  float scale, float u)
 {
 	const float xv = direction_bounded(cubic_at(x, u)), yv = direction_bounded(cubic_at(y, u));
 	const float xd = quadratic_at(dx, u), yd = quadratic_at(dy, u);
-	return (xv * yd - yv * xd) * scale;
+	return flush_product(product_flushed(xv, yd) - product_flushed(yv, xd)) * scale;
 }
 
 /* Velocity output k of an angle model: the slope of the angle's quintic
@@ -86,13 +116,33 @@ static void angle_rate_quartic(const pendula_engine *e, int k, float *q)
 	q[4] = velocity_coef(5.0 * hi[1] * scale);
 }
 
+static inline double abs_sum(const float *c, int n)
+{
+	double s = 0.0;
+	for (int i = 0; i < n; ++i)
+		s += fabs((double)c[i]);
+	return s;
+}
+
 /* Velocity output k of a direction model: the slopes of its direction's
- * rows, and the scale of turn_rate_at. */
+ * rows, and the scale of turn_rate_at.  A link that hangs (nearly) still
+ * has x, y and their slopes near 0, and their products would be
+ * subnormal (issue 38): when the step's bound on the rate is below what
+ * the output flushes to zero anyway (half of it, for the single-precision
+ * rounding), slopes and scale are 0, which writes the same zeros. */
 static float turn_rate_slopes(const pendula_engine *e, int k, float *dx, float *dy)
 {
-	cubic_slope(e->fpoly[PENDULA_CH_X + k], 1.0, dx);
-	cubic_slope(e->fpoly[PENDULA_CH_Y + k], 1.0, dy);
-	return (float)(e->sys.speed_ref[k] / e->h);
+	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
+	cubic_slope(x, 1.0, dx);
+	cubic_slope(y, 1.0, dy);
+	const double scale = e->sys.speed_ref[k] / e->h;
+	const double bound =
+	    (abs_sum(x, 4) * abs_sum(dy, 3) + abs_sum(y, 4) * abs_sum(dx, 3)) * fabs(scale);
+	if (!(bound < 0.5 * (double)PENDULA_OUTPUT_FLUSH))
+		return (float)scale;
+	for (int i = 0; i < 3; ++i)
+		dx[i] = dy[i] = 0.0f;
+	return 0.0f;
 }
 
 /* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */

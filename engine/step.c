@@ -563,7 +563,12 @@ void engine_steps_for_frame(pendula_engine *e)
 		}
 		const double rest = (u - 1.0) * e->h; /* simulated seconds */
 		next_step(e);
+		/* A frame that lands on the step's end lands a rounding
+		 * residue (~1e-15) past it; below the single-precision grid
+		 * of u (2^-24) it is the boundary itself.  run()'s polynomials
+		 * at such a u would take subnormal products (issue 38). */
 		u = rest / e->h;
+		u = u < 0x1p-24 ? 0.0 : u;
 		++steps;
 	}
 	if (steps > 0 || u != frame_u(e)) {

@@ -1038,7 +1038,9 @@ static inline __attribute__((always_inline)) void measure_with(const pendula_sys
 		cholesky_apply(a, inv_d, jerk, jerk, n);
 	}
 	if (inv_mass) {
-		double inv_r_diag[NMAX];
+		/* zeroed: the conversion below is vectorised over all NMAX
+		 * entries, and stack garbage past n may be a subnormal operand */
+		double inv_r_diag[NMAX] = {0.0};
 		inv_r_diag_from(a, inv_d, inv_r_diag, n);
 		for (int k = 0; k < NMAX; ++k)
 			inv_mass[k] = k < n ? (float)inv_r_diag[k] : 0.0f;
