@@ -1,25 +1,34 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Edge cases through lilv: settings inside the declared ranges that used to
- * break the output contract (issue 13), a generated grid of extremes, and
- * hostile control values every block, in pseudo-random blocks that include
- * 0-frame ones.  For every run:
+ * break the output contract (issue 13), a generated grid of extremes,
+ * hostile control values every block (in range, then also NaN, infinite,
+ * huge and subnormal), in pseudo-random blocks that include 0-frame ones,
+ * and each model's own corners found in the port table (every torque at
+ * its maximum on the lightest bodies, decay to rest from a tumble).  For
+ * every run:
  *
  *   contract   every signal output and every control output is finite, not
  *              subnormal, inside its declared range (angles strictly below 1)
  *   alive      where a torque or the start says the pendulum must move, an
- *              angle output still changes in the second half of the run (a
- *              restart loop or a frozen state does not)
+ *              angle, direction or position output still changes in the
+ *              second half of the run (a restart loop or a frozen state
+ *              does not)
+ *   rest       where damping brings it to rest, every continuous output
+ *              is still over the last tenth of the run
  *   ftz        the same run with FTZ and DAZ set (x86 MXCSR) gives the same
  *              bits as without
  *
  * and, with the structural controls (links, bodies, link shape, surface)
  * changed every block (issue 38), every output value finite.
  *
+ * --rest-events checks, on the cases that come to rest, that no event
+ * pulse fires once everything is still.
+ *
  * The random numbers are the test's own (xorshift), so every run is the
  * same on every machine.
  *
- * usage: test_edge BUNDLE_DIR [--plugin NAME]
+ * usage: test_edge BUNDLE_DIR [--plugin NAME] [--rest-events]
  */
 #include "cunit_main.h"
 #include "lv2_test_host.h"
@@ -47,6 +56,7 @@
 
 static const char *bundle;
 static int only_variant = -1;
+static bool rest_events; /* --rest-events: only test_rest_events */
 static LilvWorld *world;
 static const LilvPlugin *plugins[PENDULA_N_VARIANTS];
 static pendula_variant cur;
@@ -87,6 +97,30 @@ static float random_control(pendula_port_id id, uint32_t *s)
 	return (float)v;
 }
 
+/* A value a host should not send but may: NaN, an infinity, a huge or a
+ * subnormal number, or else (one time in three) a value in range. */
+static float hostile_control(pendula_port_id id, uint32_t *s)
+{
+	switch (xorshift(s) % 9) {
+	case 0:
+		return NAN;
+	case 1:
+		return INFINITY;
+	case 2:
+		return -INFINITY;
+	case 3:
+		return 1e30f;
+	case 4:
+		return -1e30f;
+	case 5:
+		return 1e-40f;
+	case 6:
+		return -1e-40f;
+	default:
+		return random_control(id, s);
+	}
+}
+
 /* ---------------------------------------------------------------------- */
 /* One run                                                                 */
 
@@ -112,6 +146,7 @@ struct run_spec {
 	uint32_t hostile_seed; /* != 0: random control values every block */
 	double seconds;
 	uint32_t block_seed;
+	bool non_finite; /* the hostile values also NaN, infinite, huge, subnormal */
 	/* != 0: every block this long; else random lengths up to max_block
 	 * (1 .. max_block), or with 0-frame ones up to MAX_BLOCK if 0 */
 	uint32_t block, max_block;
@@ -185,8 +220,12 @@ static void run(pendula_variant v, const run_spec *spec, bool ftz, recording *r)
 		if (hs)
 			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
 				if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
-				    pendula_ports[id].kind == PK_CONTROL_IN && id != P_RESET)
-					control[id] = random_control((pendula_port_id)id, &hs);
+				    pendula_ports[id].kind == PK_CONTROL_IN &&
+				    (id != P_RESET || spec->non_finite))
+					control[id] =
+					    spec->non_finite
+					        ? hostile_control((pendula_port_id)id, &hs)
+					        : random_control((pendula_port_id)id, &hs);
 		if (spec->each_block)
 			spec->each_block(spec, control, r->n_blocks, &es);
 		lv2th_prepare_atoms(atom_in, atom_out, ATOM_CAP - sizeof(LV2_Atom));
@@ -248,23 +287,91 @@ static size_t contract_violations(const recording *r, char *first, size_t size)
 	return bad;
 }
 
-/* Some angle output still changes in the second half of the run (the
+/* An output that shows where the pendulum is: an angle, a direction or a
+ * position (the 3-D models have no angle output). */
+static bool is_motion(pendula_port_id id)
+{
+	const int ch = pendula_ports[id].channel;
+	return (ch >= PENDULA_CH_THETA && ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES) ||
+	       (ch >= PENDULA_CH_X && ch < PENDULA_CH_Z + PENDULA_MAX_BODIES);
+}
+
+/* Some motion output still changes in the second half of the run (the
  * fastest body sets the step, so a body spun up by a torque may slow
  * simulated time down until the others hardly move: it moves itself). */
 static bool still_moving(const recording *r)
 {
-	bool any_angle = false;
+	bool any_motion = false;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
-		const int ch = pendula_ports[id].channel;
 		const float *x = r->sig[id];
-		if (!x || ch < PENDULA_CH_THETA || ch >= PENDULA_CH_THETA + PENDULA_MAX_BODIES)
+		if (!x || !is_motion((pendula_port_id)id))
 			continue;
-		any_angle = true;
+		any_motion = true;
 		for (size_t i = r->n / 2 + 1; i < r->n; ++i)
 			if (memcmp(&x[i], &x[r->n / 2], sizeof(float)))
 				return true;
 	}
-	return !any_angle;
+	return !any_motion;
+}
+
+/* Whether a signal output is an event pulse (flips, swings), which says
+ * when something happened rather than where the pendulum is. */
+static bool is_pulse(pendula_port_id id)
+{
+	return pendula_ports[id].channel >= PENDULA_CH_FLIPS;
+}
+
+/* The widest swing of any continuous signal output over the last tenth of
+ * the run (0 once everything is at rest); names the output in `which`. */
+static double final_swing(const recording *r, const char **which)
+{
+	double widest = 0.0;
+	*which = "none";
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const float *x = r->sig[id];
+		if (!x || is_pulse((pendula_port_id)id))
+			continue;
+		float lo = x[r->n - 1], hi = lo;
+		for (size_t i = r->n - r->n / 10; i < r->n; ++i) {
+			lo = fminf(lo, x[i]);
+			hi = fmaxf(hi, x[i]);
+		}
+		if (!strcmp(*which, "none") || (double)hi - lo > widest) {
+			widest = (double)hi - lo;
+			*which = pendula_ports[id].symbol;
+		}
+	}
+	return widest;
+}
+
+/* The smallest magnitude other than 0 of any continuous output: how close
+ * a decay came to the subnormals before the outputs were flushed. */
+static double smallest_nonzero(const recording *r)
+{
+	double least = INFINITY;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const float *x = r->sig[id];
+		if (!x || is_pulse((pendula_port_id)id))
+			continue;
+		for (size_t i = 0; i < r->n; ++i)
+			if (x[i] != 0.0f && fabsf(x[i]) < least)
+				least = fabsf(x[i]);
+	}
+	return least;
+}
+
+/* The event pulses that begin in the last tenth of the run. */
+static size_t final_pulses(const recording *r)
+{
+	size_t pulses = 0;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const float *x = r->sig[id];
+		if (!x || !is_pulse((pendula_port_id)id))
+			continue;
+		for (size_t i = r->n - r->n / 10; i < r->n; ++i)
+			pulses += x[i] != 0.0f && x[i] != x[i - 1];
+	}
+	return pulses;
 }
 
 static bool same_bits(const recording *a, const recording *b)
@@ -280,21 +387,44 @@ static bool same_bits(const recording *a, const recording *b)
 	return true;
 }
 
-/* Runs a case with FTZ/DAZ off and on and checks all three properties. */
-static void check_case(const char *what, const run_spec *spec, bool must_move)
+/* What a case expects of the motion besides the contract. */
+typedef enum {
+	EXPECT_ANY,    /* nothing */
+	EXPECT_MOVING, /* still moving in the second half */
+	EXPECT_REST,   /* every signal output still over the last tenth */
+} expectation;
+
+/* How still "at rest" is: a swing of the outputs (full scale 1) that no
+ * listener hears and no CC shows (7-bit steps are 1/64). */
+#define REST_SWING 1e-4
+
+/* Runs a case with FTZ/DAZ off and on and checks the contract, the
+ * expectation and that FTZ/DAZ change nothing. */
+static void check_case(const char *what, const run_spec *spec, expectation expect)
 {
 	recording plain, ftz;
 	run(cur, spec, false, &plain);
 	char first[200] = "";
 	const size_t bad = contract_violations(&plain, first, sizeof first);
 	const bool moving = still_moving(&plain);
-	printf("\n    %-46s %s%s", what, bad ? "CONTRACT BROKEN " : "contract ok",
-	       must_move ? (moving ? ", moving" : ", FROZEN") : "");
+	const char *widest = "";
+	const double swing = final_swing(&plain, &widest);
+	printf("\n    %-46s %s", what, bad ? "CONTRACT BROKEN" : "contract ok");
+	if (expect == EXPECT_MOVING)
+		printf(moving ? ", moving" : ", FROZEN");
+	const size_t pulses = final_pulses(&plain);
+	if (expect == EXPECT_REST)
+		printf(", last tenth: swings %.2g (%s), %zu event pulses; least |output| %.2g",
+		       swing, widest, pulses, smallest_nonzero(&plain));
 	CHECK(bad == 0, "%s: %zu output values break the contract, first %s (%s)", what, bad, first,
 	      spec->set);
-	if (must_move)
-		CHECK(moving, "%s: every angle frozen over the second half of the run (%s)", what,
-		      spec->set);
+	if (expect == EXPECT_MOVING)
+		CHECK(moving, "%s: every motion output frozen over the second half of the run (%s)",
+		      what, spec->set);
+	if (expect == EXPECT_REST)
+		CHECK(swing <= REST_SWING,
+		      "%s: not at rest, %s swings by %.3g over the last tenth of the run (%s)",
+		      what, widest, swing, spec->set);
 #ifdef HAVE_MXCSR
 	run(cur, spec, true, &ftz);
 	const bool same = same_bits(&plain, &ftz);
@@ -343,16 +473,35 @@ static const named_case named[] = {
      0.0},
 };
 
+/* Whether variant v has an angle output.  The named cases are issue 13's,
+ * written for the angle models; they apply wherever their ports exist, but
+ * "must move" only holds where a torque turns an angle: on the spherical,
+ * sigma is a swirl about the vertical, which cannot move a pendulum hanging
+ * straight down. */
+static bool has_angle_output(pendula_variant v)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		const int ch = pendula_ports[id].channel;
+		if (pendula_port_index(v, (pendula_port_id)id) >= 0 &&
+		    pendula_ports[id].kind == PK_SIGNAL_OUT && ch >= PENDULA_CH_THETA &&
+		    ch < PENDULA_CH_THETA + PENDULA_MAX_BODIES)
+			return true;
+	}
+	return false;
+}
+
 static void test_named(void)
 {
 	int ran = 0;
+	const bool angles = has_angle_output(cur);
 	for (size_t c = 0; c < sizeof named / sizeof named[0]; ++c) {
 		if (!applies(cur, named[c].set))
 			continue;
 		run_spec spec = {.set = named[c].set,
 		                 .seconds = named[c].seconds > 0 ? named[c].seconds : 0.5,
 		                 .block_seed = 11u + (uint32_t)c};
-		check_case(named[c].what, &spec, named[c].must_move);
+		check_case(named[c].what, &spec,
+		           named[c].must_move && angles ? EXPECT_MOVING : EXPECT_ANY);
 		++ran;
 	}
 	printf("\n    %d cases apply to %s", ran, pendula_variant_names[cur]);
@@ -388,7 +537,8 @@ static void test_grid(void)
 		char what[64];
 		snprintf(what, sizeof what, "corner %d", c);
 		run_spec spec = {.set = set, .seconds = 0.4, .block_seed = 100u + (uint32_t)c};
-		check_case(what, &spec, fast && has_port(cur, "sigma1"));
+		check_case(what, &spec,
+		           fast && has_port(cur, "sigma1") ? EXPECT_MOVING : EXPECT_ANY);
 	}
 }
 
@@ -402,7 +552,25 @@ static void test_hostile(void)
 		                 .hostile_seed = 7919u * seed,
 		                 .seconds = 0.5,
 		                 .block_seed = 31u * seed};
-		check_case(what, &spec, false);
+		check_case(what, &spec, EXPECT_ANY);
+	}
+}
+
+/* NaN, infinities, huge and subnormal values on every control input
+ * (reset too) every block, mixed with values in range: the outputs keep
+ * the contract, and FTZ/DAZ change nothing (a subnormal control counts as
+ * 0 either way). */
+static void test_non_finite(void)
+{
+	for (uint32_t seed = 1; seed <= 2; ++seed) {
+		char what[64];
+		snprintf(what, sizeof what, "non-finite controls, seed %u", seed);
+		run_spec spec = {.set = "",
+		                 .hostile_seed = 104729u * seed,
+		                 .seconds = 0.5,
+		                 .block_seed = 17u * seed,
+		                 .non_finite = true};
+		check_case(what, &spec, EXPECT_ANY);
 	}
 }
 
@@ -529,6 +697,166 @@ static void test_structure_random(void)
 }
 
 /* ---------------------------------------------------------------------- */
+/* Each model's own corners                                                */
+
+/* What a setting control is, by the pendula_params field it fills: the
+ * corners below find each model's masses, torques, dampings and initial
+ * angles in the port table, so every model takes part with the ports it
+ * has and no symbol is named here. */
+typedef enum {
+	ROLE_OTHER,
+	ROLE_COUNT,   /* bodies, links */
+	ROLE_MASS,    /* masses, inertias */
+	ROLE_SIZE,    /* rod lengths, centres of mass */
+	ROLE_DAMPING, /* joint damping, the bead's drag */
+	ROLE_TORQUE,  /* joint torques (the spherical's: a swirl; the bead has none) */
+	ROLE_ANGLE,   /* initial angles and azimuths */
+	ROLE_SPIN,    /* initial spin about the vertical */
+} port_role;
+
+#define FILLS(info, member)             \
+	((info)->param >= PP(member) && \
+	 (info)->param < PP(member) + (int)sizeof(((pendula_params *)0)->member))
+
+static port_role role_of(pendula_port_id id)
+{
+	const pendula_port_info *info = &pendula_ports[id];
+	if (info->kind != PK_CONTROL_IN || info->param == PP_NONE)
+		return ROLE_OTHER;
+	if (FILLS(info, n_bodies))
+		return ROLE_COUNT;
+	if (FILLS(info, m) || FILLS(info, inertia))
+		return ROLE_MASS;
+	if (FILLS(info, l) || FILLS(info, c))
+		return ROLE_SIZE;
+	if (FILLS(info, lambda))
+		return ROLE_DAMPING;
+	if (FILLS(info, sigma))
+		return ROLE_TORQUE;
+	if (FILLS(info, theta_init) || FILLS(info, phi_init))
+		return ROLE_ANGLE;
+	if (FILLS(info, spin_init))
+		return ROLE_SPIN;
+	return ROLE_OTHER;
+}
+
+/* A corner: how each role is set.  `how` -1 the minimum, +1 the maximum,
+ * 0 the default, 2 maximum and minimum in turn along the bodies (in port
+ * order); a fraction f >= 0 instead puts the value f of the way into the
+ * range (from the top for every other body with how 2). */
+typedef struct {
+	const char *what;
+	double time_scale;
+	int count, mass, size, torque; /* how */
+	double damping;                /* the fraction of the range; < 0: the default */
+	bool tumble;                   /* initial angles 10 degrees from the top, in turn
+	                                  each side, spin at max */
+	double seconds;
+	expectation expect;
+} corner;
+
+static const corner corners[] = {
+    {"light bodies, every torque at +max", 1, 1, -1, 0, 1, -1, false, 0.5, EXPECT_MOVING},
+    {"light bodies, every torque at -max, fast", 100, 1, -1, 0, -1, -1, false, 0.5, EXPECT_MOVING},
+    {"light short bodies, torques +-max, fast", 100, 1, -1, -1, 2, -1, false, 0.5, EXPECT_MOVING},
+    {"light short bodies, every torque at +max", 1, 1, -1, -1, 1, -1, false, 0.5, EXPECT_MOVING},
+    {"light bodies, heavy damping, fast", 100, 1, -1, 0, 0, 1, true, 0.5, EXPECT_ANY},
+    {"heavy damping from a tumble, fast", 100, 1, 0, 0, 0, 0.1, true, 4.0, EXPECT_REST},
+    {"light damping from a tumble, fast", 100, 1, 0, 0, 0, 0.01, true, 4.0, EXPECT_REST},
+};
+
+/* Appends "symbol=value" of every control of variant v in role r. */
+static size_t corner_role(pendula_variant v, port_role r, int how, double fraction, char *set,
+                          size_t len, size_t size, int *found)
+{
+	int k = 0;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (pendula_port_index(v, (pendula_port_id)id) < 0 ||
+		    role_of((pendula_port_id)id) != r)
+			continue;
+		float lo, hi;
+		pendula_port_range(v, (pendula_port_id)id, &lo, &hi);
+		const int pick = how == 2 ? (k % 2 ? -1 : 1) : how;
+		double value = pick < 0 ? lo : hi;
+		if (fraction >= 0.0)
+			value = pick < 0 ? hi - fraction * ((double)hi - lo)
+			                 : lo + fraction * ((double)hi - lo);
+		len += (size_t)snprintf(set + len, size - len, "%s%s=%.9g", len ? " " : "",
+		                        pendula_ports[id].symbol, value);
+		++k;
+	}
+	*found = k;
+	return len;
+}
+
+/* The controls of corner c for variant v in set; says in `ports` how many
+ * masses, torques and dampings the model has. */
+static void corner_set(pendula_variant v, const corner *c, char *set, size_t size, char *ports,
+                       size_t ports_size)
+{
+	int masses = 0, torques = 0, dampings = 0, n = 0;
+	size_t len = (size_t)snprintf(set, size, "time_scale=%g", c->time_scale);
+	len = corner_role(v, ROLE_COUNT, c->count, -1.0, set, len, size, &n);
+	if (c->mass)
+		len = corner_role(v, ROLE_MASS, c->mass, -1.0, set, len, size, &masses);
+	if (c->size)
+		len = corner_role(v, ROLE_SIZE, c->size, -1.0, set, len, size, &n);
+	if (c->torque)
+		len = corner_role(v, ROLE_TORQUE, c->torque, -1.0, set, len, size, &torques);
+	if (c->damping >= 0.0)
+		len = corner_role(v, ROLE_DAMPING, 1, c->damping, set, len, size, &dampings);
+	if (c->tumble) {
+		/* 10 degrees of the 360 from either end of the range */
+		len = corner_role(v, ROLE_ANGLE, 2, 1.0 / 36.0, set, len, size, &n);
+		len = corner_role(v, ROLE_SPIN, 1, -1.0, set, len, size, &n);
+	}
+	snprintf(ports, ports_size, "%d masses/inertias, %d torques%s, %d dampings", masses,
+	         torques, c->torque && !torques ? " (none: no torque)" : "", dampings);
+}
+
+static void test_corners(void)
+{
+	for (size_t i = 0; i < sizeof corners / sizeof corners[0]; ++i) {
+		char set[2048], ports[128];
+		corner_set(cur, &corners[i], set, sizeof set, ports, sizeof ports);
+		printf("\n    [%s]", ports);
+		run_spec spec = {
+		    .set = set, .seconds = corners[i].seconds, .block_seed = 701u + (uint32_t)i};
+		check_case(corners[i].what, &spec, corners[i].expect);
+	}
+}
+
+/* --rest-events: once every continuous output is at rest, no event pulse
+ * (flips, swings) either: a pendulum at rest passes through nothing.  Kept
+ * apart from the corners because it fails on the angle models (their
+ * angles at rest are round-off around 0, whose sign changes are taken for
+ * swings), which the build runs as expected failures until that is fixed. */
+static void test_rest_events(void)
+{
+	for (size_t i = 0; i < sizeof corners / sizeof corners[0]; ++i) {
+		if (corners[i].expect != EXPECT_REST)
+			continue;
+		char set[2048], ports[128];
+		corner_set(cur, &corners[i], set, sizeof set, ports, sizeof ports);
+		run_spec spec = {
+		    .set = set, .seconds = corners[i].seconds, .block_seed = 701u + (uint32_t)i};
+		recording r;
+		run(cur, &spec, false, &r);
+		const char *widest = "";
+		const double swing = final_swing(&r, &widest);
+		const size_t pulses = final_pulses(&r);
+		printf("\n    %-46s last tenth: swings %.2g (%s), %zu event pulses",
+		       corners[i].what, swing, widest, pulses);
+		if (swing <= REST_SWING && pulses)
+			printf("\n      (%s)", set);
+		CHECK(swing > REST_SWING || pulses == 0,
+		      "%s: at rest (swing %.2g), yet %zu event pulses in the last tenth",
+		      corners[i].what, swing, pulses);
+		rec_free(&r);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
 
 static int suite_init(void)
 {
@@ -544,12 +872,14 @@ int main(int argc, char **argv)
 			for (int v = 0; v < PENDULA_N_VARIANTS; ++v)
 				if (!strcmp(name, pendula_variant_names[v]))
 					only_variant = v;
+		} else if (!strcmp(argv[i], "--rest-events")) {
+			rest_events = true;
 		} else if (!bundle) {
 			bundle = argv[i];
 		}
 	}
 	if (!bundle || only_variant == -2) {
-		fprintf(stderr, "usage: test_edge BUNDLE_DIR [--plugin NAME]\n");
+		fprintf(stderr, "usage: test_edge BUNDLE_DIR [--plugin NAME] [--rest-events]\n");
 		return 2;
 	}
 	if (!lv2th_world_load("test_edge", bundle, &world, plugins)) {
@@ -564,10 +894,17 @@ int main(int argc, char **argv)
 	    {"hostile controls every block", test_hostile},
 	    {"structure every block: issue 38", test_structure_reported},
 	    {"structure every block: random", test_structure_random},
+	    {"non-finite controls every block", test_non_finite},
+	    {"each model's corners", test_corners},
+	    CU_TEST_INFO_NULL,
+	};
+	static CU_TestInfo rest_tests[] = {
+	    {"no events at rest", test_rest_events},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {
-	    {pendula_variant_names[cur], suite_init, NULL, NULL, NULL, tests},
+	    {pendula_variant_names[cur], suite_init, NULL, NULL, NULL,
+	     rest_events ? rest_tests : tests},
 	    CU_SUITE_INFO_NULL,
 	};
 	const int status = test_cunit_main("test_edge", suites);
