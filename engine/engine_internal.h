@@ -86,9 +86,6 @@ struct pendula_engine {
 	 * bits per body: positive, upper half; EVENT_VALID: the bits are set).
 	 * (Here, after wrap[], it fills what would be padding.) */
 	uint16_t event_region;
-	/* Bit k: body k has been clear of the dead bands (events.c) since its
-	 * last event, so that its next crossing counts. */
-	unsigned char event_armed;
 	/* Rows of fpoly / poly (bit ch) and of qpoly (bit k) that may be
 	 * nonzero: the others hold zeros, and interpolant.c and fill_frame_at
 	 * skip them (a model fills a few of the channels). */

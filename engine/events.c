@@ -14,14 +14,6 @@
 
 #define EVENT_VALID 0x8000u
 
-/* A crossing counts only if the body has been this far from the line it
- * crosses (0 or the top; the front view: x = 0) since its last event:
- * a body at rest sits on such a line, where round-off (1e-17 .. 1e-14) and
- * motions far below hearing flip the sign frame after frame.  The crossing
- * itself is still taken at the frame where the sign changes, so the events
- * of any motion wider than the band keep their frames. */
-#define EVENT_DEADBAND 1e-4
-
 static int event_bodies(const pendula_engine *e)
 {
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_POSITION)
@@ -29,23 +21,19 @@ static int event_bodies(const pendula_engine *e)
 	return e->sys.n < PENDULA_MAX_BODIES ? e->sys.n : PENDULA_MAX_BODIES;
 }
 
-/* Bit 0: the angle is >= 0; bit 1: it is in the upper half; bit 2: it is
- * clear of the dead bands (EVENT_DEADBAND). */
+/* Bit 0: the angle is >= 0; bit 1: it is in the upper half. */
 static unsigned event_class(const pendula_engine *e, int k, double u)
 {
 	const int rule = e->sys.ops->velocity_outputs;
 	if (rule == PENDULA_VEL_ANGLE) {
 		const double th = pendula_wrap_angle(qpoly_value(e->qpoly[k], u));
-		const double a = fabs(th);
-		return (th >= 0.0 ? 1u : 0u) | (a > 0.5 * PENDULA_PI ? 2u : 0u) |
-		       (a > EVENT_DEADBAND && a < PENDULA_PI - EVENT_DEADBAND ? 4u : 0u);
+		return (th >= 0.0 ? 1u : 0u) | (fabs(th) > 0.5 * PENDULA_PI ? 2u : 0u);
 	}
 	/* the front view: atan2(x, -y) has the sign of x, the upper half y > 0 */
 	const double x = fpoly_eval(e->fpoly[PENDULA_CH_X + k], u);
 	const double y = fpoly_eval(e->fpoly[PENDULA_CH_Y + k], u);
 	/* (a motion without a top, the bead on its floor: swings only) */
-	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !e->sys.events_no_top ? 2u : 0u) |
-	       (fabs(x) > EVENT_DEADBAND ? 4u : 0u);
+	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !e->sys.events_no_top ? 2u : 0u);
 }
 
 /* |velocity output k| at u (unclamped), for the event's speed. */
@@ -82,11 +70,8 @@ int engine_events_fixed(const pendula_engine *e, double ua, double ub)
 			/* distance to 0, pi/2 and pi (a NaN th gives NaN: not fixed) */
 			const double to_half = fabs(th - 0.5 * PENDULA_PI),
 			             to_top = PENDULA_PI - th;
-			/* (and to the dead bands' edges next to 0 and pi) */
-			const double to_band =
-			    fmin(fabs(th - EVENT_DEADBAND), fabs(to_top - EVENT_DEADBAND));
 			const double near = th < to_half ? th : to_half;
-			const double d = fmin(near < to_top ? near : to_top, to_band);
+			const double d = near < to_top ? near : to_top;
 			if (!(d > span * slope + margin))
 				return 0;
 			continue;
@@ -95,8 +80,7 @@ int engine_events_fixed(const pendula_engine *e, double ua, double ub)
 			const float *c = e->fpoly[(axis ? PENDULA_CH_Y : PENDULA_CH_X) + k];
 			const double slope = fabs((double)c[1]) + 2.0 * fabs((double)c[2]) +
 			                     3.0 * fabs((double)c[3]);
-			const double v = fabs(fpoly_eval(c, ua));
-			if (!(fmin(v, fabs(v - EVENT_DEADBAND)) > span * slope + margin))
+			if (!(fabs(fpoly_eval(c, ua)) > span * slope + margin))
 				return 0;
 		}
 	}
@@ -111,22 +95,13 @@ void engine_detect_events(pendula_engine *e, double u, uint32_t frame, pendula_e
 	const int n = event_bodies(e);
 	unsigned now = EVENT_VALID;
 	for (int k = 0; k < n; ++k) {
-		const unsigned full = event_class(e, k, u), c = full & 3u, bit = 1u << k;
-		const int armed = (e->event_armed & bit) || (full & 4u);
+		const unsigned c = event_class(e, k, u);
 		now |= c << (2 * k);
-		e->event_armed =
-		    (unsigned char)(armed ? e->event_armed | bit : e->event_armed & ~bit);
-		if (!(e->event_region & EVENT_VALID))
+		if (!(e->event_region & EVENT_VALID) || !on_event)
 			continue;
 		const unsigned was = (e->event_region >> (2 * k)) & 3u;
 		if (((was ^ c) & 1u) == 0 || ((was ^ c) & 2u))
 			continue; /* same side, or a jump too large to tell */
-		if (!(e->event_armed & bit))
-			continue; /* a crossing within the dead band: not an event */
-		/* counted: the next one needs the body clear of the bands again */
-		e->event_armed = (unsigned char)(e->event_armed & ~bit);
-		if (!on_event)
-			continue;
 		pendula_event ev;
 		ev.frame = frame;
 		ev.body = k;
