@@ -113,6 +113,7 @@ static int instance_new(instance *in, const LV2_Feature *const *features)
 		case PK_CONTROL_OUT:
 			desc->connect_port(in->handle, i, &in->ctl[i]);
 			break;
+		case PK_SIGNAL_IN:  /* unconnected: silence */
 		case PK_SIGNAL_OUT: /* connect_signals() */
 			break;
 		case PK_ATOM_IN:

@@ -670,7 +670,49 @@
 	  .doc = "MIDI note played when body 1 swings through the bottom; body k plays this + k - 1 (-1 = off)") \
 	X(P_NOTE_LENGTH, .symbol = "note_length", .name = "Note length", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
 	  .min = 1, .max = 5000, .def = 100, .unit = PU_MS, .flags = PF_LOG, \
-	  .doc = "Milliseconds from a note-on to its note-off")
+	  .doc = "Milliseconds from a note-on to its note-off") \
+	X(P_MEM_SLOT, .symbol = "mem_slot", .name = "Memory slot", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
+	  .min = 1, .max = 8, .def = 1, .flags = PF_INTEGER, \
+	  .doc = "The memory that mem_store and mem_recall use") \
+	X(P_MEM_STORE, .symbol = "mem_store", .name = "Store memory", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
+	  .min = 0, .max = 1, .def = 0, .flags = PF_TOGGLED | PF_TRIGGER, \
+	  .doc = "A rising edge stores the motion of this frame in the memory slot") \
+	X(P_MEM_RECALL, .symbol = "mem_recall", .name = "Recall memory", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
+	  .min = 0, .max = 1, .def = 0, .flags = PF_TOGGLED | PF_TRIGGER, \
+	  .doc = "A rising edge puts the motion stored in the memory slot back") \
+	X(P_MEM_GLIDE, .symbol = "mem_glide", .name = "Recall glide", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
+	  .min = 0, .max = 1000, .def = 10, .unit = PU_MS, \
+	  .doc = "Milliseconds over which the outputs cross-fade to a recalled motion") \
+	X(P_MEM_NOTE, .symbol = "mem_note", .name = "Memory note", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
+	  .min = -1, .max = 120, .def = -1, .flags = PF_INTEGER, \
+	  .doc = "MIDI note that recalls memory 1; the next seven recall memories 2 to 8 (-1 = off)") \
+	X(P_PLUCK_ENERGY, .symbol = "pluck_energy", .name = "Pluck energy", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
+	  .min = 0, .max = 2, .def = 0, \
+	  .doc = "Normalised energy a note-on of velocity 127 adds to the motion (0 = off)") \
+	X(P_DRIVE, .symbol = "drive", .name = "Drive", .kind = PK_SIGNAL_IN, .models = PM_ALL, .group = PG_DRIVE, \
+	  .min = -1, .max = 1, \
+	  .doc = "Signal added to the pivot's acceleration, times drive_gain (unconnected: silence)") \
+	X(P_DRIVE_GAIN, .symbol = "drive_gain", .name = "Drive gain", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
+	  .min = 0, .max = 20, .def = 0, .unit = PU_G, .flags = PF_SMOOTH, .param = PP(drive_gain), .conv = PC_REAL, \
+	  .doc = "Pivot acceleration per unit of the drive signal, in units of the set gravity (0 = off)") \
+	X(P_DRIVE_AXIS, .symbol = "drive_axis", .name = "Drive axis", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
+	  .min = 0, .max = 2, .def = 0, .flags = PF_INTEGER | PF_ENUM, .param = PP(drive_axis), .conv = PC_INT, \
+	  .doc = "Direction the drive shakes the pivot in") \
+	X(P_NOTE_SCALE, .symbol = "note_scale", .name = "Note scale", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
+	  .min = 0, .max = 7, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
+	  .doc = "Fixed pitches, or the scale the event notes take their pitch from") \
+	X(P_NOTE_ROOT, .symbol = "note_root", .name = "Scale root", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
+	  .min = 0, .max = 11, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
+	  .doc = "Root of the scale (C = 0)") \
+	X(P_NOTE_LOW, .symbol = "note_low", .name = "Lowest note", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
+	  .min = 0, .max = 127, .def = 36, .flags = PF_INTEGER, \
+	  .doc = "Lowest MIDI note of a scale's range") \
+	X(P_NOTE_HIGH, .symbol = "note_high", .name = "Highest note", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
+	  .min = 0, .max = 127, .def = 84, .flags = PF_INTEGER, \
+	  .doc = "Highest MIDI note of a scale's range") \
+	X(P_NOTE_GRID, .symbol = "note_grid", .name = "Note grid", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
+	  .min = 0, .max = 4, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
+	  .doc = "Event notes start on this grid of the host's beat (off: at once)")
 // clang-format on
 
 #endif

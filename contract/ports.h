@@ -52,6 +52,7 @@ typedef enum {
 	PK_CONTROL_IN,
 	PK_CONTROL_OUT,
 	PK_SIGNAL_OUT, /* lv2:AudioPort in the audio variants, lv2:CVPort (optional) in -cv */
+	PK_SIGNAL_IN,  /* lv2:AudioPort in the audio variants, lv2:CVPort (optional) in -cv */
 	PK_ATOM_IN,    /* time:Position and MIDI */
 	PK_ATOM_OUT    /* MIDI */
 } pendula_port_kind;
@@ -100,6 +101,8 @@ typedef enum {
 	PENDULA_GROUP_OUTPUTS,  /* signal outputs (audio or CV) */
 	PENDULA_GROUP_READOUTS, /* control outputs: block-rate copies, pivot position */
 	PENDULA_GROUP_MIDI_OUT, /* the MIDI output */
+	PENDULA_GROUP_PLAY,     /* memories, pluck, drive: what a player does live */
+	PENDULA_GROUP_DRIVE,    /* the drive signal input */
 	PENDULA_N_GROUPS
 } pendula_group;
 
@@ -115,6 +118,8 @@ typedef enum {
 #define PG_OUTPUTS  PENDULA_GROUP_OUTPUTS
 #define PG_READOUTS PENDULA_GROUP_READOUTS
 #define PG_MIDI_OUT PENDULA_GROUP_MIDI_OUT
+#define PG_PLAY     PENDULA_GROUP_PLAY
+#define PG_DRIVE    PENDULA_GROUP_DRIVE
 
 typedef struct {
 	const char *symbol; /* lv2:symbol (and in the URI) */
@@ -141,6 +146,8 @@ static const pendula_group_info pendula_groups[] = {
 	{"outputs_group", "Outputs", 1},
 	{"readouts_group", "Readouts", 1},
 	{"midi_out_group", "MIDI output", 1},
+	{"play_group", "Play", 0},
+	{"drive_group", "Drive input", 0},
 };
 // clang-format on
 _Static_assert(sizeof pendula_groups / sizeof pendula_groups[0] == PENDULA_N_GROUPS &&
@@ -200,7 +207,10 @@ typedef enum {
  * (the spherical pendulum has at most four links, the chain six). */
 // clang-format off
 #define PENDULA_MODEL_RANGES(X) \
-	X(SPHERICAL, P_N_LINKS, 1, 4)
+	X(SPHERICAL, P_N_LINKS, 1, 4) \
+	X(DOUBLE, P_DRIVE_AXIS, 0, 1) \
+	X(PARALLEL, P_DRIVE_AXIS, 0, 1) \
+	X(CHAIN, P_DRIVE_AXIS, 0, 1)
 // clang-format on
 
 /* The rows override the "none" start values of PENDULA_X_INFO; C takes the
@@ -277,6 +287,26 @@ static const char *const pendula_surface_labels[] = {
     [PENDULA_SURFACE_KIND_FLOOR] = "Wavy floor",
 };
 
+/* drive_axis: the direction the drive signal shakes the pivot in (depth:
+ * the 3-D models only, PENDULA_MODEL_RANGES). */
+static const char *const pendula_drive_axis_labels[] = {"Horizontal", "Vertical", "Depth"};
+
+/* note_scale: 0 keeps note_flip / note_swing's fixed pitches. */
+static const char *const pendula_note_scale_labels[] = {
+    "Fixed pitches",    "Chromatic",        "Major",      "Natural minor",
+    "Major pentatonic", "Minor pentatonic", "Whole tone", "Dorian",
+};
+
+/* note_root. */
+static const char *const pendula_note_root_labels[] = {
+    "C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B",
+};
+
+/* note_grid: the grid in fractions of a whole note (1/4 = a quarter note). */
+static const char *const pendula_note_grid_labels[] = {"Off", "1/4", "1/8", "1/16", "1/32"};
+
+#define PENDULA_N_LABELS(a) (sizeof(a) / sizeof((a)[0]))
+
 /* The scale points of a PF_ENUM port: the label of each integer value from
  * its minimum to its maximum (NULL for any other value or port).  The TTL
  * generator and the tests read them from here. */
@@ -297,6 +327,22 @@ static inline const char *pendula_enum_label(pendula_port_id id, long value)
 		return (size_t)value < n_shapes ? pendula_link_shape_labels[value] : NULL;
 	case P_SURFACE:
 		return (size_t)value < n_surfaces ? pendula_surface_labels[value] : NULL;
+	case P_DRIVE_AXIS:
+		return (size_t)value < PENDULA_N_LABELS(pendula_drive_axis_labels)
+		           ? pendula_drive_axis_labels[value]
+		           : NULL;
+	case P_NOTE_SCALE:
+		return (size_t)value < PENDULA_N_LABELS(pendula_note_scale_labels)
+		           ? pendula_note_scale_labels[value]
+		           : NULL;
+	case P_NOTE_ROOT:
+		return (size_t)value < PENDULA_N_LABELS(pendula_note_root_labels)
+		           ? pendula_note_root_labels[value]
+		           : NULL;
+	case P_NOTE_GRID:
+		return (size_t)value < PENDULA_N_LABELS(pendula_note_grid_labels)
+		           ? pendula_note_grid_labels[value]
+		           : NULL;
 	default:
 		return NULL;
 	}

@@ -25,6 +25,7 @@ typedef enum {
 	PU_PER_M,     /* custom: 1/m */
 	PU_RAD_PER_M, /* custom: rad/m */
 	PU_MS,        /* units:ms */
+	PU_G,         /* custom: multiples of the set gravity */
 	PENDULA_N_UNITS
 } pendula_unit;
 
@@ -52,6 +53,7 @@ static const pendula_unit_info pendula_units[] = {
 	[PU_PER_M] =     {NULL, "per metre", "1/m", "1/m"},
 	[PU_RAD_PER_M] = {NULL, "radian per metre", "rad/m", "rad/m"},
 	[PU_MS] =        {"ms", NULL, "ms", "ms"},
+	[PU_G] =         {NULL, "times gravity", "g", "g"},
 };
 // clang-format on
 _Static_assert(sizeof pendula_units / sizeof pendula_units[0] == PENDULA_N_UNITS,

@@ -61,6 +61,10 @@ typedef struct {
 	/* The chaos knob (docs/GUIDE.md): normalised energy the feedback force
 	 * holds (< 0: off) and its rate (1/s of simulated time). */
 	double energy_target, energy_rate;
+	/* The drive signal (pendula_engine_run_driven): pivot acceleration per
+	 * unit of signal in units of gravity, and its axis (0 x, 1 y, 2 z). */
+	double drive_gain;
+	int drive_axis;
 } pendula_params;
 
 /* What the links of a chain are (the `link_shape` port). */

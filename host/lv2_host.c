@@ -248,6 +248,7 @@ void lv2th_connect(LilvInstance *inst, pendula_variant v, float *control, float 
 			data = &control[id];
 			break;
 		case PK_SIGNAL_OUT:
+		case PK_SIGNAL_IN:
 			data = signal ? signal[id] : NULL;
 			break;
 		case PK_ATOM_IN:

@@ -147,6 +147,9 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	case PK_SIGNAL_OUT:
 		fputs(cv ? "lv2:OutputPort, lv2:CVPort" : "lv2:OutputPort, lv2:AudioPort", f);
 		break;
+	case PK_SIGNAL_IN:
+		fputs(cv ? "lv2:InputPort, lv2:CVPort" : "lv2:InputPort, lv2:AudioPort", f);
+		break;
 	case PK_ATOM_IN:
 		fputs("lv2:InputPort, atom:AtomPort", f);
 		break;
@@ -203,7 +206,8 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 		if (p->flags & props[i].flag)
 			fprintf(f, "%s%s", n_props++ ? ", " : " ;\n\t\tlv2:portProperty ",
 			        props[i].uri);
-	if (p->kind == PK_SIGNAL_OUT && cv)
+	/* (the drive input is optional in both variants: unconnected is silence) */
+	if ((p->kind == PK_SIGNAL_OUT && cv) || p->kind == PK_SIGNAL_IN)
 		fprintf(f, "%slv2:connectionOptional",
 		        n_props++ ? ", " : " ;\n\t\tlv2:portProperty ");
 
@@ -433,6 +437,8 @@ static const char *kind_text(pendula_port_kind k)
 		return "control out";
 	case PK_SIGNAL_OUT:
 		return "audio out (CV in -cv)";
+	case PK_SIGNAL_IN:
+		return "audio in (CV in -cv)";
 	case PK_ATOM_IN:
 		return "atom in: MIDI, time:Position";
 	case PK_ATOM_OUT:

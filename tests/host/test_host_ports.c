@@ -75,6 +75,8 @@ static const char *expected_unit(pendula_unit u, bool *custom)
 		return "1/m";
 	case PU_RAD_PER_M:
 		return "rad/m";
+	case PU_G:
+		return "g";
 	default:
 		break;
 	}
@@ -148,18 +150,20 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 	CHECK(comment && !strcmp(comment, info->doc), "port %s: rdfs:comment", sym);
 	free(comment);
 
-	const bool input = info->kind == PK_CONTROL_IN || info->kind == PK_ATOM_IN;
+	const bool input =
+	    info->kind == PK_CONTROL_IN || info->kind == PK_ATOM_IN || info->kind == PK_SIGNAL_IN;
 	CHECK(port_is(p, port, LV2_CORE__InputPort) == input, "port %s: input/output", sym);
 	CHECK(port_is(p, port, LV2_CORE__OutputPort) == !input, "port %s: output/input", sym);
 	const bool cv = pendula_variant_is_cv(v);
 	const bool control = info->kind == PK_CONTROL_IN || info->kind == PK_CONTROL_OUT;
-	const bool signal = info->kind == PK_SIGNAL_OUT;
+	const bool signal = info->kind == PK_SIGNAL_OUT || info->kind == PK_SIGNAL_IN;
 	const bool atom = info->kind == PK_ATOM_IN || info->kind == PK_ATOM_OUT;
 	CHECK(port_is(p, port, LV2_CORE__ControlPort) == control, "port %s: ControlPort", sym);
 	CHECK(port_is(p, port, LV2_CORE__AudioPort) == (signal && !cv), "port %s: AudioPort", sym);
 	CHECK(port_is(p, port, LV2_CORE__CVPort) == (signal && cv), "port %s: CVPort", sym);
 	CHECK(port_is(p, port, LV2_ATOM__AtomPort) == atom, "port %s: AtomPort", sym);
-	CHECK(port_has(p, port, LV2_CORE__connectionOptional) == ((signal && cv) || atom),
+	CHECK(port_has(p, port, LV2_CORE__connectionOptional) ==
+	          ((signal && cv) || atom || info->kind == PK_SIGNAL_IN),
 	      "port %s: connectionOptional", sym);
 
 	if (atom) {
