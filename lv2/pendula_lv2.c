@@ -101,7 +101,7 @@ static void map_uris(LV2_URID_Map *map, pendula_uris *u)
 	u->time_beatsPerMinute = map->map(map->handle, LV2_TIME__beatsPerMinute);
 	u->time_frame = map->map(map->handle, LV2_TIME__frame);
 	u->time_speed = map->map(map->handle, LV2_TIME__speed);
-	u->state_motion = map->map(map->handle, PENDULA_URI_BASE "state#motion");
+	u->state_motion = map->map(map->handle, PENDULA_STATE_KEY);
 }
 
 /* ---------------------------------------------------------------------- */

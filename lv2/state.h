@@ -22,6 +22,9 @@
 
 #include <stdint.h>
 
+/* The key the blob is saved under (an atom:Chunk). */
+#define PENDULA_STATE_KEY "https://pendula.invalid/plugins/pendula/state#motion"
+
 /* The format version: bump it whenever a section's layout changes. */
 #define PENDULA_STATE_VERSION 1u
 
