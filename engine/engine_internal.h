@@ -13,6 +13,7 @@
  *   frame.c        the double-precision frame (last frame, pose)
  *   sampler.c      the outputs of a block (run) and of one frame (tick)
  *   events.c       flip and swing events
+ *   motion.c       the motion as bytes (state save, memories)
  *
  * See docs/NUMERICS.md ("How the engine works") for the design in prose.
  *

@@ -351,6 +351,21 @@ const pendula_system *pendula_engine_system(const pendula_engine *e);
  * needs.  For benchmarks and tests that look at the motion itself. */
 void pendula_engine_state(const pendula_engine *e, pendula_state *s);
 
+/* The motion (motion.c): everything the engine needs to continue bit for
+ * bit — state, the step in progress, simulated time, forcing phases, event
+ * bookkeeping — and none of the settings, as pendula_motion_bytes() bytes
+ * for this build on this machine.  Saving is a copy; loading takes the
+ * settings to go on with (NULL: those last set; a setting that differs
+ * from the saved motion's acts from the next step, as a change would
+ * have) and keeps the statistics.
+ * Both are real-time safe (no allocation, a bounded copy).  Load returns 0
+ * and changes nothing if the bytes are another model's or not sane. */
+unsigned long pendula_motion_bytes(void);
+void pendula_engine_motion_save(const pendula_engine *e, void *buf);
+int pendula_engine_motion_load(pendula_engine *e, const void *buf, const pendula_params *settings);
+/* The model a saved motion belongs to. */
+pendula_model pendula_motion_model(const void *buf);
+
 /* Work counters since the engine was made (a reset does not clear them:
  * a caller compares two readings), for benchmarks and tests. */
 typedef struct {

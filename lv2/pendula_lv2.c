@@ -16,6 +16,8 @@
  *   notes.c      the flips / swings pulses and the notes they play
  *   freeze.c     the outputs while simulated time stands still
  *   tempo_sync.c the host's transport and the forcing synced to it
+ *   memory.c     the eight memories and the glide of a recall
+ *   state.c      the saved state's format (save() and restore() below)
  *   midi_cc.c, tempo.c, atom_io.c, inline_display.c  (see their headers)
  * The instance below is their composition, plus what ties them together:
  * the engine and its settings, the chunk grid (chunk.h), the MIDI input and
@@ -29,11 +31,13 @@
 #include "controls.h"
 #include "freeze.h"
 #include "inline_display.h"
+#include "memory.h"
 #include "midi_cc.h"
 #include "notes.h"
 #include "pendula_engine.h"
 #include "ports.h"
 #include "routing.h"
+#include "state.h"
 #include "tempo.h"
 #include "tempo_sync.h"
 
@@ -44,6 +48,7 @@
 #include <lv2/log/log.h>
 #include <lv2/log/logger.h>
 #include <lv2/midi/midi.h>
+#include <lv2/state/state.h>
 #include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
 
@@ -74,6 +79,7 @@ typedef struct {
 	LV2_URID time_beatsPerMinute;
 	LV2_URID time_frame;
 	LV2_URID time_speed;
+	LV2_URID state_motion; /* the key of the saved state (lv2/state.h) */
 } pendula_uris;
 
 static void map_uris(LV2_URID_Map *map, pendula_uris *u)
@@ -95,6 +101,7 @@ static void map_uris(LV2_URID_Map *map, pendula_uris *u)
 	u->time_beatsPerMinute = map->map(map->handle, LV2_TIME__beatsPerMinute);
 	u->time_frame = map->map(map->handle, LV2_TIME__frame);
 	u->time_speed = map->map(map->handle, LV2_TIME__speed);
+	u->state_motion = map->map(map->handle, PENDULA_STATE_KEY);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -146,6 +153,14 @@ typedef struct {
 
 	/* Inline display (inline_display.c); NULL: none */
 	pendula_idpy *idpy;
+
+	/* Memories (memory.c) and their triggers' last values */
+	pendula_memory mem;
+	float prev_store, prev_recall;
+	/* A state was restored since instantiate() or the last activate():
+	 * activate() keeps it instead of starting again (a host restores a
+	 * session before it activates the plugin). */
+	bool restored;
 } Pendula;
 
 /* ---------------------------------------------------------------------- */
@@ -209,6 +224,47 @@ static void restart(Pendula *self)
 	 * repeats its MIDI as well as its audio). */
 	pendula_cc_reset(&self->cc);
 	pendula_notes_restart(&self->notes);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memories (memory.h): stored and recalled at the frame the engine is at  */
+
+static void memory_recall(Pendula *self, int slot)
+{
+	const double ms = self->ctl.control[P_MEM_GLIDE];
+	const uint32_t glide = (uint32_t)lround(ms * 0.001 * self->sample_rate);
+	if (pendula_memory_recall(&self->mem, self->engine, slot, glide, &self->params))
+		pendula_routing_last_from_engine(&self->route, self->engine);
+}
+
+/* The store and recall triggers (rising edges, like reset): store first,
+ * so that both at once recall what was just stored. */
+static void memory_controls(Pendula *self)
+{
+	const float *control = self->ctl.control;
+	const int slot = (int)control[P_MEM_SLOT] - 1;
+	const float store = control[P_MEM_STORE], recall = control[P_MEM_RECALL];
+	if (store >= 0.5f && self->prev_store < 0.5f)
+		pendula_memory_store(&self->mem, self->engine, slot);
+	if (recall >= 0.5f && self->prev_recall < 0.5f)
+		memory_recall(self, slot);
+	self->prev_store = store;
+	self->prev_recall = recall;
+}
+
+/* A note-on of the memory notes (mem_note .. mem_note + 7, any channel)
+ * recalls its slot at its frame; true if the note was one of them. */
+static bool memory_note(Pendula *self, const LV2_Atom *body)
+{
+	const int first = (int)self->ctl.control[P_MEM_NOTE];
+	const uint8_t *msg = (const uint8_t *)(body + 1);
+	if (first < 0 || body->size < 3 || (msg[0] & 0xF0) != LV2_MIDI_MSG_NOTE_ON || msg[2] == 0)
+		return false;
+	const int slot = (int)msg[1] - first;
+	if (slot < 0 || slot >= PENDULA_MEMORY_SLOTS)
+		return false;
+	memory_recall(self, slot);
+	return true;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -289,9 +345,10 @@ static void midi_forward_until(Pendula *self, int64_t until)
 	int64_t frame;
 	const LV2_Atom *body;
 	while ((body = pendula_midi_io_next(&self->midi, until, &frame))) {
-		if (body->type == self->uris.midi_MidiEvent)
+		if (body->type == self->uris.midi_MidiEvent) {
 			pendula_midi_io_forward(&self->midi, frame, body);
-		else
+			memory_note(self, body);
+		} else
 			control_event(self, body);
 	}
 }
@@ -410,6 +467,8 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 	pendula_notes_pulse_begin(notes, out->ch[PENDULA_CH_FLIPS], out->ch[PENDULA_CH_SWINGS], n);
 	pendula_engine_run_events_last(self->engine, n, out, last_out,
 	                               notes->events_on ? pendula_notes_on_event : NULL, notes);
+	if (pendula_memory_gliding(&self->mem))
+		pendula_memory_glide(&self->mem, out, n);
 	float held[2] = {0.0f, 0.0f};
 	if (last) {
 		held[0] = pendula_notes_pulse_held(notes, 0);
@@ -467,12 +526,14 @@ static void block_controls(Pendula *self)
 		self->restart_pending = false;
 		restart(self);
 	}
+	memory_controls(self);
 }
 
 static void run(LV2_Handle instance, uint32_t n_samples)
 {
 	Pendula *self = (Pendula *)instance;
 
+	self->restored = false; /* (a later activate() starts again) */
 	block_controls(self);
 	if (pendula_freeze_on(self->ctl.control)) {
 		run_frozen(self, n_samples);
@@ -530,6 +591,178 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	pendula_routing_write_controls(&self->route, self->port, self->engine);
 	time_ratio_end(self, n_samples);
 	pendula_idpy_run(self->idpy, self->engine, n_samples);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Saved state (state.h): the glue's part of the motion                    */
+
+/* What the glue keeps between blocks that shapes the outputs: the controls
+ * as last read and their smoothers (so that the restored control values
+ * are not taken for changes that restart the motion), the chunk grid, the
+ * notes, the CC encoder, the transport.  The parts' pointers into host
+ * buffers are not in it. */
+typedef struct {
+	pendula_params params;
+	float control[PENDULA_N_PORT_IDS];
+	double smoothed[PENDULA_N_PORT_IDS];
+	float stepped_last[PENDULA_N_PORT_IDS];
+	float signal_last[PENDULA_MAX_SIGNALS], last_value[PENDULA_MAX_SIGNALS];
+	float prev_reset, prev_store, prev_recall;
+	uint32_t chunk_phase;
+	int bodies;
+	uint8_t changed, smoothing, params_dirty, restart_pending;
+	uint8_t cc_live; /* (going live sends every CC again) */
+	pendula_notes notes;
+	pendula_cc cc;
+	pendula_tempo_sync sync;
+} glue_motion;
+
+static void glue_save(const Pendula *self, glue_motion *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->params = self->params;
+	memcpy(g->control, self->ctl.control, sizeof(g->control));
+	memcpy(g->smoothed, self->ctl.smoothed, sizeof(g->smoothed));
+	memcpy(g->stepped_last, self->ctl.stepped_last, sizeof(g->stepped_last));
+	memcpy(g->signal_last, self->route.signal_last, sizeof(g->signal_last));
+	memcpy(g->last_value, self->route.last_value, sizeof(g->last_value));
+	g->prev_reset = self->prev_reset;
+	g->prev_store = self->prev_store;
+	g->prev_recall = self->prev_recall;
+	g->chunk_phase = self->chunk_phase;
+	g->bodies = self->route.bodies;
+	g->changed = self->ctl.changed;
+	g->smoothing = self->ctl.smoothing;
+	g->params_dirty = self->params_dirty;
+	g->restart_pending = self->restart_pending;
+	g->cc_live = self->route.cc_live;
+	g->notes = self->notes;
+	g->cc = self->cc;
+	g->sync = self->sync;
+}
+
+static void glue_load(Pendula *self, const glue_motion *g)
+{
+	self->params = g->params;
+	memcpy(self->ctl.control, g->control, sizeof(g->control));
+	memcpy(self->ctl.smoothed, g->smoothed, sizeof(g->smoothed));
+	memcpy(self->ctl.stepped_last, g->stepped_last, sizeof(g->stepped_last));
+	/* every input is read again and compared by value with control[] */
+	for (uint32_t i = 0; i < self->ctl.n_control_in; ++i)
+		self->ctl.control_bits[i] = 0x7fc0beefu;
+	memcpy(self->route.signal_last, g->signal_last, sizeof(g->signal_last));
+	memcpy(self->route.last_value, g->last_value, sizeof(g->last_value));
+	self->prev_reset = g->prev_reset;
+	self->prev_store = g->prev_store;
+	self->prev_recall = g->prev_recall;
+	self->chunk_phase = g->chunk_phase % PENDULA_CHUNK;
+	self->route.bodies = g->bodies;
+	self->ctl.changed = g->changed;
+	self->ctl.smoothing = g->smoothing;
+	self->params_dirty = g->params_dirty;
+	self->restart_pending = g->restart_pending;
+	float *pulse_buf[2] = {self->notes.pulse_buf[0], self->notes.pulse_buf[1]};
+	self->notes = g->notes;
+	self->notes.sample_rate = self->sample_rate;
+	self->notes.pulse_buf[0] = pulse_buf[0];
+	self->notes.pulse_buf[1] = pulse_buf[1];
+	self->cc = g->cc;
+	self->sync = g->sync;
+	self->sync.tempo.sample_rate = self->sample_rate;
+	self->cc_dirty = true;
+	pendula_routing_ports_changed(&self->route);
+	self->route.cc_live = g->cc_live;
+}
+
+static LV2_State_Status save(LV2_Handle instance, LV2_State_Store_Function store,
+                             LV2_State_Handle handle, uint32_t flags,
+                             const LV2_Feature *const *features)
+{
+	(void)flags;
+	(void)features;
+	Pendula *self = (Pendula *)instance;
+	const pendula_memory *mem = &self->mem;
+	glue_motion *glue = malloc(sizeof(glue_motion));
+	uint8_t *glide = malloc(mem->motion_bytes);
+	if (!glue || !glide) {
+		free(glue);
+		free(glide);
+		return LV2_STATE_ERR_NO_SPACE;
+	}
+	glue_save(self, glue);
+	pendula_state_parts parts = {.glue = glue, .glue_bytes = sizeof(*glue), .glide = glide};
+	pendula_engine_motion_save(self->engine, mem->scratch);
+	parts.engine = mem->scratch;
+	parts.memory_valid = mem->valid;
+	for (int k = 0; k < PENDULA_MEMORY_SLOTS; ++k)
+		parts.memory[k] = mem->slot[k];
+	pendula_memory_glide_save(mem, glide, &parts.glide_len, &parts.glide_done);
+	uint32_t size = 0;
+	void *blob = pendula_state_pack(pendula_variant_model(self->variant), &parts, &size);
+	LV2_State_Status status = LV2_STATE_ERR_NO_SPACE;
+	if (blob)
+		status = store(handle, self->uris.state_motion, blob, size, self->uris.atom_Chunk,
+		               LV2_STATE_IS_POD);
+	free(blob);
+	free(glue);
+	free(glide);
+	return status;
+}
+
+/* A restored state replaces the motion, the glue's state and the memories
+ * only if all of it is good: otherwise the plugin goes on as it was and
+ * the log says why. */
+static LV2_State_Status restore(LV2_Handle instance, LV2_State_Retrieve_Function retrieve,
+                                LV2_State_Handle handle, uint32_t flags,
+                                const LV2_Feature *const *features)
+{
+	(void)flags;
+	(void)features;
+	Pendula *self = (Pendula *)instance;
+	pendula_memory *mem = &self->mem;
+	size_t size = 0;
+	uint32_t type = 0, vflags = 0;
+	const void *blob = retrieve(handle, self->uris.state_motion, &size, &type, &vflags);
+	if (!blob)
+		return LV2_STATE_SUCCESS; /* nothing saved: a fresh start */
+	const pendula_model model = pendula_variant_model(self->variant);
+	pendula_state_parts parts;
+	const char *why = type != self->uris.atom_Chunk ? "the saved state is not a chunk"
+	                  : size > UINT32_MAX           ? "the saved state is too large"
+	                                      : pendula_state_unpack(blob, (uint32_t)size, model,
+	                                                             sizeof(glue_motion), &parts);
+	/* (copies: the blob need not be aligned for the structs it holds) */
+	glue_motion *glue = why ? NULL : malloc(sizeof(glue_motion));
+	uint8_t *glide = why ? NULL : malloc(mem->motion_bytes);
+	if (!why && (!glue || !glide))
+		why = "out of memory";
+	if (!why) {
+		memcpy(glue, parts.glue, sizeof(*glue));
+		memcpy(mem->scratch, parts.engine, mem->motion_bytes);
+		if (!pendula_engine_motion_load(self->engine, mem->scratch, &glue->params))
+			why = "the saved motion is not sane";
+	}
+	if (why) {
+		lv2_log_error(&self->logger, "pendula: state not restored: %s\n", why);
+		free(glue);
+		free(glide);
+		return LV2_STATE_ERR_BAD_TYPE;
+	}
+	glue_load(self, glue);
+	pendula_routing_last_from_engine(&self->route, self->engine);
+	mem->valid = 0;
+	for (int k = 0; k < PENDULA_MEMORY_SLOTS; ++k)
+		if (parts.memory_valid & (1u << k)) {
+			memcpy(mem->slot[k], parts.memory[k], mem->motion_bytes);
+			if (pendula_motion_model(mem->slot[k]) == model)
+				mem->valid |= (uint8_t)(1u << k);
+		}
+	memcpy(glide, parts.glide, mem->motion_bytes);
+	pendula_memory_glide_load(mem, glide, parts.glide_len, parts.glide_done, &self->params);
+	free(glue);
+	free(glide);
+	self->restored = true;
+	return LV2_STATE_SUCCESS;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -608,6 +841,12 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 		free(self);
 		return NULL;
 	}
+	if (!pendula_memory_init(&self->mem, rate, &self->params)) {
+		pendula_engine_free(self->engine);
+		pendula_midi_io_cleanup(&self->midi);
+		free(self);
+		return NULL;
+	}
 	self->restart_pending = true;
 	pendula_routing_last_from_engine(&self->route, self->engine);
 	self->idpy = pendula_idpy_new(features, rate);
@@ -627,6 +866,11 @@ static void connect_port(LV2_Handle instance, uint32_t index, void *data)
 static void activate(LV2_Handle instance)
 {
 	Pendula *self = (Pendula *)instance;
+	/* A session's state restored before activation goes on from there. */
+	if (self->restored) {
+		self->restored = false;
+		return;
+	}
 	/* t = 0.  The ports may not be connected yet: the settings are read
 	 * and the state restarted with them at the first run(). */
 	pendula_engine_reset(self->engine);
@@ -646,6 +890,7 @@ static void cleanup(LV2_Handle instance)
 {
 	Pendula *self = (Pendula *)instance;
 	pendula_idpy_free(self->idpy);
+	pendula_memory_free(&self->mem);
 	pendula_engine_free(self->engine);
 	pendula_midi_io_cleanup(&self->midi);
 	free(self);
@@ -661,8 +906,11 @@ static LV2_Inline_Display_Image_Surface *idpy_render(LV2_Handle instance, uint32
 static const void *extension_data(const char *uri)
 {
 	static const LV2_Inline_Display_Interface idpy = {idpy_render};
+	static const LV2_State_Interface state = {save, restore};
 	if (!strcmp(uri, LV2_INLINEDISPLAY__interface))
 		return &idpy;
+	if (!strcmp(uri, LV2_STATE__interface))
+		return &state;
 	return NULL;
 }
 

@@ -50,6 +50,7 @@ static const char *prefixes = "@prefix atom:   <http://lv2plug.in/ns/ext/atom#> 
                               "@prefix rdf:    <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
                               "@prefix rdfs:   <http://www.w3.org/2000/01/rdf-schema#> .\n"
                               "@prefix rsz:    <http://lv2plug.in/ns/ext/resize-port#> .\n"
+                              "@prefix state:  <http://lv2plug.in/ns/ext/state#> .\n"
                               "@prefix time:   <http://lv2plug.in/ns/ext/time#> .\n"
                               "@prefix units:  <http://lv2plug.in/ns/extensions/units#> .\n"
                               "@prefix urid:   <http://lv2plug.in/ns/ext/urid#> .\n";
@@ -326,6 +327,8 @@ static void write_plugin(FILE *f, pendula_variant v)
 	 * lv2:isLive: a live modulator, following the host's transport and
 	 * tempo and (with MIDI) playing along: a host must run it in time, not
 	 * render it ahead or cache its output. */
+	/* The motion and the memories are saved with the session (lv2/state.h). */
+	fputs(" ;\n\tlv2:extensionData state:interface", f);
 	fprintf(f, " ;\n\tdoap:license <" LICENSE "> ;\n"
 	           "\tlv2:project <" PROJECT_URI "> ;\n"
 	           "\tlv2:minorVersion 0 ;\n\tlv2:microVersion 1 ;\n"

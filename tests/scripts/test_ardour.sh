@@ -6,7 +6,11 @@
 # MIDI track with the plugin, then a MIDI counter; every preset Ardour lists
 # is loaded, time_scale is set, the transport rolls 1.5 s, and the control
 # changes must reach the counter; the session is saved, then loaded in a
-# second process, where the plugin and its setting must come back.  The
+# second process, where the plugin and its setting must come back, with
+# the motion: Ardour must have saved the plugin's state (its chunk in the
+# session's plugins/ folder) and the plugin must not have refused it on
+# reload; a copy of the session with that chunk damaged must load with the
+# refusal in Ardour's log (lv2/state.h).  The
 # double pendulum ends on its preset "Flip sequencer", whose notes (one per
 # arm passing over the top) must reach the counter, with their note-offs.
 #
@@ -49,6 +53,14 @@ for model in "$@"; do
 		# (the script's last line; Ardour's own messages, e.g. libxml2's
 		# complaints about its bundled .midnam files, go to stderr and
 		# could otherwise land in the middle of it)
+		if [ $phase = create ] && ! grep -rqs 'state#motion' "$tmp/session-$model/plugins"; then
+			echo "FAIL: $model: the session holds no saved motion"
+			status=1
+		fi
+		if grep -q 'state not restored' "$log" "$log.err"; then
+			echo "FAIL: $model $phase: $(grep -h 'state not restored' "$log" "$log.err")"
+			status=1
+		fi
 		if [ $rc -ne 0 ] || ! grep -q 'ALL OK$' "$log"; then
 			echo "FAIL: $model $phase; Ardour's log:"
 			cat "$log" "$log.err" | grep -v 'has no known data type' | tail -n 30
@@ -57,4 +69,26 @@ for model in "$@"; do
 		fi
 	done
 done
+# A damaged saved motion: refused, said in the log, the session still loads.
+model=$1
+if [ $status -eq 0 ]; then
+	cp -r "$tmp/session-$model" "$tmp/damaged"
+	state=$(grep -rls 'state#motion' "$tmp/damaged/plugins" | head -n 1)
+	# the first character of the chunk's second line of base64 changed
+	awk '/state#motion/ { key = NR } NR == key + 1 && key { c = substr($0, 1, 1);
+		$0 = (c == "A" ? "B" : "A") substr($0, 2) } { print }' "$state" > "$state.new" &&
+		mv "$state.new" "$state"
+	XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
+		timeout 300 ardour7-lua "$here/ardour/session.lua" reload "$base$model" \
+		"$tmp/damaged" > "$tmp/damaged.log" 2>&1
+	echo "== $model, a damaged saved motion"
+	if grep -q 'state not restored: the saved state is damaged' "$tmp/damaged.log" &&
+		grep -q 'ALL OK$' "$tmp/damaged.log"; then
+		echo "ok: refused and logged ($(grep -h 'state not restored' "$tmp/damaged.log"))"
+	else
+		echo "FAIL: a damaged saved motion was not refused with a log message"
+		tail -n 20 "$tmp/damaged.log"
+		status=1
+	fi
+fi
 exit $status
