@@ -129,4 +129,7 @@ void check_chain_knob(void);
 void check_spherical_swings(void);
 void check_bead_knob(void);
 
+/* test_presets_live.c */
+void check_memory_lanes(void);
+
 #endif
