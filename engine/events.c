@@ -48,6 +48,29 @@ static double velocity_at(const pendula_engine *e, int k, double u)
 	return fabs((double)f.w[k]);
 }
 
+/* Where the motion stands at body k's event, in [0, 1] (docs/GUIDE.md,
+ * "Notes in a scale"): the event pins the body's own event angle (0 or
+ * +-pi), so a planar model reads the other bodies, (1 + the mean of their
+ * sin theta_j) / 2, how far they lean left or right (0.5 with one body);
+ * a 3-D model reads the coordinate the front-view crossing leaves free,
+ * the depth of link k's direction or of the bead, (1 + z) / 2. */
+static double position_at(const pendula_engine *e, int k, double u)
+{
+	double x;
+	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
+		const int n = event_bodies(e);
+		double sum = 0.0;
+		for (int j = 0; j < n; ++j)
+			if (j != k)
+				sum += sin(qpoly_value(e->qpoly[j], u));
+		x = n > 1 ? sum / (n - 1) : 0.0;
+	} else {
+		x = fpoly_live(e, PENDULA_CH_Z + k, u);
+	}
+	const double p = 0.5 * (1.0 + x);
+	return p > 0.0 ? (p < 1.0 ? p : 1.0) : 0.0; /* (NaN: 0) */
+}
+
 /* Whether no body's class can change for u in [ua, ub] (within one step):
  * then the frames there all have the class of the first, and only the
  * first needs classifying.  Each event coordinate p(u) = sum c_i u^i moves
@@ -113,6 +136,7 @@ void engine_detect_events(pendula_engine *e, double u, uint32_t frame, pendula_e
 			ev.dir = (c & 1u) ? 1 : -1;
 		}
 		ev.speed = velocity_at(e, k, u);
+		ev.position = position_at(e, k, u);
 		on_event(user, &ev);
 	}
 	e->event_region = (uint16_t)now;

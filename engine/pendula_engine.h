@@ -259,6 +259,9 @@ typedef struct {
 	int kind;       /* PENDULA_EVENT_* */
 	int dir;        /* +1 or -1 */
 	double speed;   /* |velocity output| of the body at the frame (unclamped) */
+	/* Where the motion stands at the event, in [0, 1] (events.c,
+	 * position_at; docs/GUIDE.md, "Notes in a scale"). */
+	double position;
 } pendula_event;
 typedef void (*pendula_event_fn)(void *user, const pendula_event *ev);
 

@@ -13,6 +13,16 @@
  * its note-off first.  Notes go out in frame order, merged with the control
  * changes and the MIDI passed through.
  *
+ * With note_scale > 0 an enabled event's pitch comes from where the motion
+ * stands (pendula_event.position, 0..1) instead: the notes of the scale
+ * (note_root + its degrees) between note_low and note_high (swapped if
+ * low > high) share [0, 1] equally, lowest first; no scale note in the
+ * range, no note.  With note_grid on and the host's transport rolling with
+ * a known tempo and position, a note starts at the first frame on or after
+ * the next line of the grid (at most one grid step late), its note-off
+ * note_length after that; events of one pitch that wait for the same line
+ * make one note, the loudest (docs/GUIDE.md, "Notes in a scale").
+ *
  * Why a part of its own: a note must never stick.  This part keeps, per
  * note, what was planned (the note-off's frame) and what went out (a host
  * buffer may lack room), and owes a note-off until it is sent.  It writes
@@ -25,6 +35,7 @@
 #include "chunk.h"
 #include "pendula_engine.h"
 #include "ports.h"
+#include "tempo.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -53,10 +64,18 @@ typedef struct {
 	 * chance (note_out, pendula_notes_retry). */
 	uint8_t note_sent[128];
 	int n_owed; /* notes with NOTE_OWED */
+	/* Note starts waiting for the grid: the frame (as note_off) each
+	 * note starts at, or 0, and its velocity. */
+	uint64_t start_at[128];
+	uint8_t start_vel[128];
+	int n_waiting;
+	/* A chunk's messages: its note-ons (at most one per event and one per
+	 * start that waited), a note-off for each, and the note-offs of the
+	 * notes that sounded before the chunk. */
 	struct {
 		uint32_t frame;
 		uint8_t bytes[3];
-	} note_msg[2 * PENDULA_CHUNK * PENDULA_MAX_BODIES + 128]; /* of the current chunk */
+	} note_msg[2 * (PENDULA_CHUNK * PENDULA_MAX_BODIES + 128) + 128]; /* of the current chunk */
 	uint32_t n_note_msgs, next_note_msg;
 } pendula_notes;
 
@@ -75,7 +94,7 @@ void pendula_notes_block(pendula_notes *n, const float *control, bool midi_out, 
  * note-offs pending). */
 static inline bool pendula_notes_busy(const pendula_notes *n)
 {
-	return n->notes_live || n->n_sounding > 0 || n->notes_flush;
+	return n->notes_live || n->n_sounding > 0 || n->notes_flush || n->n_waiting > 0;
 }
 
 /* The engine's event callback (user: the pendula_notes): the pulse goes
@@ -92,8 +111,10 @@ static inline float pendula_notes_pulse_held(const pendula_notes *n, int kind)
 	return n->pulse_left[kind] >= 0 ? n->pulse_value[kind] : 0.0f;
 }
 
-/* The note messages of frames [0, frames) of this chunk, from its events. */
-void pendula_notes_chunk(pendula_notes *n, const float *control, uint32_t frames);
+/* The note messages of frames [0, frames) of this chunk, from its events;
+ * tempo: the host's transport at the chunk's first frame (for note_grid). */
+void pendula_notes_chunk(pendula_notes *n, const float *control, const pendula_tempo *tempo,
+                         uint32_t frames);
 /* The chunk's note messages up to frame `until` (exclusive, in the chunk),
  * into the MIDI output at block frame offset + frame. */
 void pendula_notes_flush_until(pendula_notes *n, pendula_midi_io *io, uint32_t offset,
@@ -105,7 +126,7 @@ uint32_t pendula_notes_keep(const pendula_notes *n);
  * written). */
 void pendula_notes_retry(pendula_notes *n, pendula_midi_io *io, uint32_t frame);
 /* Every note that sounds ends at the next chance (the planned note-offs are
- * dropped: their notes are owed now). */
+ * dropped: their notes are owed now); no note waits for the grid. */
 void pendula_notes_end_all(pendula_notes *n);
 
 #endif

@@ -475,7 +475,7 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 		held[1] = pendula_notes_pulse_held(notes, 1);
 	}
 	pendula_routing_span_end(&self->route, self->port, offset, n, last, held);
-	pendula_notes_chunk(notes, self->ctl.control, n);
+	pendula_notes_chunk(notes, self->ctl.control, &self->sync.tempo, n);
 	chunk_done(self, offset, n);
 }
 

@@ -40,6 +40,17 @@ double pendula_tempo_quarters(const pendula_tempo *t)
 	return pendula_tempo_beats(t) * 4.0 / t->beat_unit;
 }
 
+double pendula_tempo_quarters_ahead(const pendula_tempo *t, uint32_t ahead)
+{
+	return (t->anchor_beats + (double)(t->elapsed + ahead) * beats_per_frame(t)) * 4.0 /
+	       t->beat_unit;
+}
+
+double pendula_tempo_quarters_per_frame(const pendula_tempo *t)
+{
+	return beats_per_frame(t) * 4.0 / t->beat_unit;
+}
+
 int64_t pendula_tempo_host_frame(const pendula_tempo *t)
 {
 	/* Saturates instead of overflowing: the host may send any time:frame,

@@ -86,6 +86,12 @@ bool pendula_tempo_rolling(const pendula_tempo *t);
  * notes; extrapolated from the last message. */
 double pendula_tempo_beats(const pendula_tempo *t);
 double pendula_tempo_quarters(const pendula_tempo *t);
+/* The same `ahead` frames after the current frame (computed as the
+ * follower would there, so the same whatever the calls that lead to it). */
+double pendula_tempo_quarters_ahead(const pendula_tempo *t, uint32_t ahead);
+/* Quarter notes per frame at the current tempo and speed (0 if unknown or
+ * stopped). */
+double pendula_tempo_quarters_per_frame(const pendula_tempo *t);
 /* Host transport frame at the current frame (time:frame + speed x elapsed). */
 int64_t pendula_tempo_host_frame(const pendula_tempo *t);
 /* Quarter notes per second of audio at the nominal tempo (speed 1); 0 if

@@ -128,6 +128,7 @@ void check_freeze_and_release(void);
 void check_chain_knob(void);
 void check_spherical_swings(void);
 void check_bead_knob(void);
+void check_c_minor_pentatonic_flips(void);
 
 /* test_presets_live.c */
 void check_memory_lanes(void);

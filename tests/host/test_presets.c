@@ -54,6 +54,10 @@
  *                  0.01 between frames (spherical: more than 10 swings)
  *   memory-lanes   a moment stored, recalled 3 s later by its note in the
  *                  middle of a block: after the glide, an exact replay
+ *   c-minor-pentatonic-flips  energy within 2 % of 1.2; more than 20 notes
+ *                  in 30 s, every one in C minor pentatonic (C Eb F G Bb)
+ *                  within 48..72, at least four pitches, each note-off
+ *                  after its note-on, none left after a freeze
  *   slow-envelope tail  no subnormal or negative output up to 215 s
  *   at run time    every claim again, with the preset restored through lilv
  *                  into an instance that has been running for 1.3 s (as
@@ -77,6 +81,7 @@ static const claim claims[] = {
     {"spherical-swings", PENDULA_MODEL_SPHERICAL, check_spherical_swings},
     {"bead-knob", PENDULA_MODEL_BEAD, check_bead_knob},
     {"memory-lanes", PENDULA_MODEL_DOUBLE, check_memory_lanes},
+    {"c-minor-pentatonic-flips", PENDULA_MODEL_DOUBLE, check_c_minor_pentatonic_flips},
     {"gentle-sway", PENDULA_MODEL_DOUBLE, check_gentle_sway},
     {"edge-of-chaos", PENDULA_MODEL_DOUBLE, check_edge_of_chaos},
     {"full-chaos", PENDULA_MODEL_DOUBLE, check_full_chaos},

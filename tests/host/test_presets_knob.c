@@ -163,3 +163,52 @@ void check_bead_knob(void)
 	      "velocity outputs %.3f..%.3f, step %g", k.w_lo, k.w_hi, k.jump);
 	daw_host_free(h);
 }
+
+/* Notes in C minor pentatonic: the pitch classes C, Eb, F, G, Bb (0, 3, 5,
+ * 7, 10 semitones above C), from the scale's definition. */
+static bool c_minor_pentatonic(int note)
+{
+	const int pc = note % 12;
+	return pc == 0 || pc == 3 || pc == 5 || pc == 7 || pc == 10;
+}
+
+void check_c_minor_pentatonic_flips(void)
+{
+	DawHost *h = load_activated(PENDULA_VARIANT_DOUBLE, "c-minor-pentatonic-flips");
+	if (!h)
+		return;
+	h->record_midi = true;
+	knob_stats k;
+	run_knob(h, 40.0, 10.0, NULL, 0, &k);
+	check_energy_held("c-minor-pentatonic-flips", h, &k);
+	daw_set(h, P_FREEZE, 1.0f);
+	daw_run(h, BLOCK);
+	long ons = 0, outside = 0, unpaired = 0;
+	bool sounding[128] = {false}, seen[128] = {false};
+	for (size_t i = 0; i < h->n_midi; ++i) {
+		const daw_midi *m = &h->midi[i];
+		const int status = m->bytes[0] & 0xf0, note = m->bytes[1] & 127;
+		if (m->size != 3 || (status != 0x90 && status != 0x80))
+			continue;
+		if (status == 0x80) {
+			unpaired += !sounding[note];
+			sounding[note] = false;
+			continue;
+		}
+		unpaired += sounding[note];
+		sounding[note] = seen[note] = true;
+		++ons;
+		outside += !c_minor_pentatonic(note) || note < 48 || note > 72;
+	}
+	int pitches = 0;
+	for (int i = 0; i < 128; ++i) {
+		pitches += seen[i];
+		unpaired += sounding[i];
+	}
+	printf("; %ld notes, %d pitches, %ld outside C minor pentatonic 48..72", ons, pitches,
+	       outside);
+	CHECK(ons > 20 && pitches >= 4, "%ld notes, %d pitches", ons, pitches);
+	CHECK(outside == 0, "%ld notes outside C minor pentatonic 48..72", outside);
+	CHECK(unpaired == 0, "%ld note-ons or note-offs without their pair", unpaired);
+	daw_host_free(h);
+}

@@ -13,6 +13,10 @@
 # refusal in Ardour's log (lv2/state.h).  The
 # double pendulum ends on its preset "Flip sequencer", whose notes (one per
 # arm passing over the top) must reach the counter, with their note-offs.
+# A last double session loads "C-minor pentatonic flips" at its own
+# time_scale (2): every note that reaches the counter must be one of C minor
+# pentatonic from 48 to 72 (C Eb F G Bb: 0 3 5 7 10 above C), and several
+# must (docs/GUIDE.md, "Notes in a scale").
 #
 # usage: test_ardour.sh LV2_PATH_DIR MODEL...
 # Exit 77 (skipped) only on a machine without ardour7-lua.
@@ -91,4 +95,31 @@ if [ $status -eq 0 ]; then
 		status=1
 	fi
 fi
+case " $* " in
+*" double "*)
+	if [ $status -eq 0 ]; then
+		log=$tmp/double-scale.log
+		XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
+			timeout 300 ardour7-lua "$here/ardour/session.lua" create \
+			"${base}double" "$tmp/session-scale" "preset=C-minor pentatonic flips" 0=2 \
+			> "$log" 2> "$log.err"
+		rc=$?
+		echo "== double, C-minor pentatonic flips (exit $rc)"
+		grep -E '^(FAIL|MIDI after|notes played|ALL OK|[0-9]+ FAILED)' "$log"
+		notes=$(sed -n 's/^notes played: *//p' "$log")
+		bad=""
+		for n in $notes; do
+			case $((n % 12)) in
+			0 | 3 | 5 | 7 | 10) [ "$n" -ge 48 ] && [ "$n" -le 72 ] || bad="$bad $n" ;;
+			*) bad="$bad $n" ;;
+			esac
+		done
+		if [ $rc -ne 0 ] || ! grep -q 'ALL OK$' "$log" || [ -z "$notes" ] ||
+			[ -n "$bad" ] || [ "$(echo $notes | wc -w)" -lt 3 ]; then
+			echo "FAIL: the scale's notes in Ardour: played '$notes', outside the scale:$bad"
+			status=1
+		fi
+	fi
+	;;
+esac
 exit $status

@@ -11,6 +11,8 @@
  *   tempo_sync      sync frequency and phase for note values and meters
  *   tempo_host_frame_limits  the host frame saturates, never wraps, at the
  *                   ends of the int64 range after a long run
+ *   tempo_ahead     the song position frames ahead equals the one read after
+ *                   advancing there; quarters per frame from the tempo
  */
 #include "midi_tempo.h"
 #include "ports.h"
@@ -320,7 +322,35 @@ static void test_tempo_sync(void)
 	      "6/8 at 180 eighths/min: one bar = 2 s, got %g Hz", pendula_tempo_sync_freq(&t, 3.0));
 }
 
+/* The song position some frames ahead (note_grid's lines) is what the
+ * follower reads once it has advanced that far, bit for bit, and the
+ * quarters per frame are the tempo's: 120 bpm at 48 kHz is 1/24000, in 6/8
+ * (eighth beats) half that. */
+static void test_tempo_ahead(void)
+{
+	pendula_tempo t;
+	pendula_tempo_init(&t, 48000.0);
+	CHECK(pendula_tempo_quarters_per_frame(&t) == 0.0, "no tempo: %g quarters per frame",
+	      pendula_tempo_quarters_per_frame(&t));
+	pendula_position p = pos_full(3, 0.25, 4, 4, 120, 1);
+	pendula_tempo_position(&t, &p);
+	CHECK(near(pendula_tempo_quarters_per_frame(&t), 1.0 / 24000.0, 1e-18),
+	      "120 bpm: %.17g quarters per frame", pendula_tempo_quarters_per_frame(&t));
+	pendula_tempo_advance(&t, 777);
+	const double ahead = pendula_tempo_quarters_ahead(&t, 24000 + 5);
+	CHECK(near(ahead, 12.25 + (777.0 + 24005.0) / 24000.0, 1e-12), "ahead: %.15g", ahead);
+	for (int i = 0; i < 5; ++i)
+		pendula_tempo_advance(&t, (uint32_t)(i == 4 ? 24005 - 4 * 4801 : 4801));
+	CHECK(pendula_tempo_quarters(&t) == ahead, "advanced: %.17g, read ahead: %.17g",
+	      pendula_tempo_quarters(&t), ahead);
+	p = pos_full(0, 0, 6, 8, 120, 1);
+	pendula_tempo_position(&t, &p);
+	CHECK(near(pendula_tempo_quarters_per_frame(&t), 1.0 / 48000.0, 1e-18),
+	      "6/8 at 120 eighths: %.17g quarters per frame", pendula_tempo_quarters_per_frame(&t));
+}
+
 CU_TestInfo tempo_tests[] = {
+    {"tempo_ahead", test_tempo_ahead},
     {"tempo_position", test_tempo_position},
     {"tempo_changes", test_tempo_changes},
     {"tempo_start", test_tempo_start},

@@ -1,6 +1,7 @@
 -- SPDX-License-Identifier: ISC
 -- Counts the MIDI events that reach it, for tests/scripts/ardour/session.lua:
--- shared memory ints 0, 1, 2 = note-ons, note-offs, control changes.
+-- shared memory ints 0, 1, 2 = note-ons, note-offs, control changes; ints
+-- 3 .. 6 = the notes that sounded (note n: bit n % 32 of int 3 + n // 32).
 ardour {
 	["type"]    = "dsp",
 	name        = "Pendula test MIDI counter",
@@ -15,8 +16,8 @@ function dsp_ioconfig ()
 end
 
 function dsp_init (rate)
-	self:shmem():allocate(4)
-	for i = 0, 3 do self:shmem():atomic_set_int(i, 0) end
+	self:shmem():allocate(8)
+	for i = 0, 7 do self:shmem():atomic_set_int(i, 0) end
 end
 
 function dsp_configure (ins, outs)
@@ -36,5 +37,9 @@ function dsp_runmap (bufs, in_map, out_map, n_samples, offset)
 		elseif st == 0x80 or (st == 0x90 and ev[3] == 0) then slot = 1
 		elseif st == 0xb0 then slot = 2 end
 		if slot >= 0 then shm:atomic_set_int(slot, shm:atomic_get_int(slot) + 1) end
+		if slot == 0 then
+			local word = 3 + (ev[2] >> 5)
+			shm:atomic_set_int(word, shm:atomic_get_int(word) | (1 << (ev[2] & 31)))
+		end
 	end
 end

@@ -86,6 +86,11 @@ if mode == "create" then
 	local on, off, cc = shm:atomic_get_int(0), shm:atomic_get_int(1), shm:atomic_get_int(2)
 	print("MIDI after Pendula: " .. on .. " note-on, " .. off .. " note-off, " .. cc .. " control changes")
 	print("MIDI counts: " .. on .. " " .. off .. " " .. cc)
+	local notes = {}
+	for n = 0, 127 do
+		if (shm:atomic_get_int(3 + (n >> 5)) >> (n & 31)) & 1 == 1 then notes[#notes + 1] = n end
+	end
+	print("notes played: " .. table.concat(notes, " "))
 	check(cc > 0, "control changes reach the next plugin of the track")
 	if last_preset then
 		check(on > 0, "notes from the motion reach the next plugin of the track")
