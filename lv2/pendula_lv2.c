@@ -16,6 +16,7 @@
  *   notes.c      the flips / swings pulses and the notes they play
  *   freeze.c     the outputs while simulated time stands still
  *   tempo_sync.c the host's transport and the forcing synced to it
+ *   pluck.c      which MIDI notes pluck the motion, and how hard
  *   midi_cc.c, tempo.c, atom_io.c, inline_display.c  (see their headers)
  * The instance below is their composition, plus what ties them together:
  * the engine and its settings, the chunk grid (chunk.h), the MIDI input and
@@ -31,6 +32,7 @@
 #include "inline_display.h"
 #include "midi_cc.h"
 #include "notes.h"
+#include "pluck.h"
 #include "pendula_engine.h"
 #include "ports.h"
 #include "routing.h"
@@ -137,6 +139,9 @@ typedef struct {
 	/* MIDI pass-through and the control port's input (see "MIDI" below;
 	 * atom_io.c reads and writes the sequences) */
 	pendula_midi_io midi;
+	/* Energy the note-ons of the frame being read pluck with (pluck.h),
+	 * handed to the engine once their frame's input is read. */
+	double pluck_pending;
 
 	/* MIDI CC out (see "MIDI CC out" below) */
 	pendula_cc cc;      /* encoder, outputs indexed like route.signal[] */
@@ -289,9 +294,12 @@ static void midi_forward_until(Pendula *self, int64_t until)
 	int64_t frame;
 	const LV2_Atom *body;
 	while ((body = pendula_midi_io_next(&self->midi, until, &frame))) {
-		if (body->type == self->uris.midi_MidiEvent)
+		if (body->type == self->uris.midi_MidiEvent) {
 			pendula_midi_io_forward(&self->midi, frame, body);
-		else
+			self->pluck_pending += pendula_pluck_energy(
+			    self->ctl.control, (const uint8_t *)LV2_ATOM_BODY_CONST(body),
+			    body->size);
+		} else
 			control_event(self, body);
 	}
 }
@@ -301,6 +309,15 @@ static void midi_forward_until(Pendula *self, int64_t until)
 static void midi_end(Pendula *self)
 {
 	midi_forward_until(self, INT64_MAX);
+}
+
+/* The notes of this frame pluck the motion (after a transport start's
+ * restart, so that a note on the first beat plucks the fresh motion). */
+static void pluck_apply(Pendula *self)
+{
+	if (self->pluck_pending > 0.0)
+		pendula_engine_pluck(self->engine, self->pluck_pending);
+	self->pluck_pending = 0.0;
 }
 
 /* Frames of a chunk starting at pos, cut at the next input event so that
@@ -440,6 +457,7 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 		pendula_tempo_sync_advance(&self->sync, n);
 	}
 	midi_end(self);
+	self->pluck_pending = 0.0; /* frozen: the motion holds, notes do not pluck */
 	pendula_freeze_hold(&self->route, self->port, n_samples);
 	pendula_routing_write_controls(&self->route, self->port, self->engine);
 	time_ratio_end(self, n_samples);
@@ -502,6 +520,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 		 * the tempo follower (a transport start may restart). */
 		midi_forward_until(self, (int64_t)pos + 1);
 		transport_start(self);
+		pluck_apply(self);
 		if (self->chunk_phase == 0 && pendula_controls_advance(&self->ctl))
 			self->params_dirty = true;
 		if (pendula_tempo_sync_update(&self->sync, control))
@@ -524,6 +543,8 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 		self->chunk_phase = (self->chunk_phase + n) % PENDULA_CHUNK;
 	}
 
+	/* (the notes of an empty block, or past its end, pluck at the next
+	 * frame) */
 	midi_end(self);
 	/* the control outputs and the inline display read parts of the last
 	 * frame (pendula_engine_last_pose: the pivot, the pose) */
@@ -633,6 +654,7 @@ static void activate(LV2_Handle instance)
 	self->restart_pending = true;
 	self->prev_reset = 0.0f;
 	self->chunk_phase = 0;
+	self->pluck_pending = 0.0;
 	midi_tempo_init(self);
 	pendula_notes_activate(&self->notes); /* notes that sounded before deactivate() end */
 }
