@@ -52,6 +52,10 @@
  *   chain-knob, spherical-swings, bead-knob  energy within 2 % of the target;
  *                  the continuous outputs within -1..1, moving, no step above
  *                  0.01 between frames (spherical: more than 10 swings)
+ *   plucked-chain  at rest (every angle and the energy exactly 0) until a
+ *                  note-on; at its frame the energy pluck_energy within 5 %;
+ *                  more than half of it 1 s later, less than half of that
+ *                  30 s later; without notes at rest for 10 s
  *   slow-envelope tail  no subnormal or negative output up to 215 s
  *   at run time    every claim again, with the preset restored through lilv
  *                  into an instance that has been running for 1.3 s (as
@@ -88,6 +92,7 @@ static const claim claims[] = {
     {"six-bob-whip", PENDULA_MODEL_CHAIN, check_six_bob_whip},
     {"chain-envelope", PENDULA_MODEL_CHAIN, check_chain_envelope},
     {"balanced-chain", PENDULA_MODEL_CHAIN, check_balanced_chain},
+    {"plucked-chain", PENDULA_MODEL_CHAIN, check_plucked_chain},
     {"conical-orbit", PENDULA_MODEL_SPHERICAL, check_conical_orbit},
     {"chaotic-3d-double", PENDULA_MODEL_SPHERICAL, check_chaotic_3d_double},
     {"ellipsoid-example", PENDULA_MODEL_BEAD, check_ellipsoid_example},
