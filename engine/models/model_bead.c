@@ -712,8 +712,8 @@ static void bead_pose(const pendula_system *sys, const double *q, pendula_vec3 p
 
 /* A pluck strikes the bead horizontally, half along x and half along z,
  * and adapt keeps the part along the surface (on the floor, which has no
- * z: along x and the floor's slope).  At the bottom of the ellipsoid the
- * bead then circles as well as swings. */
+ * z: along x and the floor's slope).  From the bottom of the ellipsoid the
+ * bead then moves along x and z at once. */
 static void bead_strike(const pendula_system *sys, const double *q, double *impulse)
 {
 	(void)q;
