@@ -14,6 +14,7 @@
  *   sampler.c      the outputs of a block (run) and of one frame (tick)
  *   events.c       flip and swing events
  *   motion.c       the motion as bytes (state save, memories)
+ *   pluck.c        a kick at the current frame (a MIDI note's pluck)
  *
  * See docs/NUMERICS.md ("How the engine works") for the design in prose.
  *
@@ -168,6 +169,8 @@ void engine_apply_phase_requests(pendula_engine *e);
 int64_t engine_start_credit(const pendula_engine *e);
 /* State = initial, t = 0, and the first step computed, paid from credit. */
 void engine_restart(pendula_engine *e, int64_t credit);
+/* The steps start again from the state in st at the current frame (a pluck). */
+void engine_restart_from_state(pendula_engine *e);
 /* The frames' pace in u after a change of h or of the time scale. */
 void engine_frame_advance_setup(pendula_engine *e);
 /* At the end of the step: the steps that bring the frame back inside one. */

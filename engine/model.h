@@ -205,6 +205,8 @@ struct pendula_model_ops {
 	              double *der);
 	/* Optional: coordinates q from a frame's channels.  NULL: q[k] = theta[k]. */
 	void (*coords)(const pendula_system *sys, const pendula_frame *f, double *q);
+	/* Optional: where a pluck strikes at q (see below).  NULL: an angular impulse on body 1. */
+	void (*strike)(const pendula_system *sys, const double *q, double *impulse);
 	/* How the velocity outputs come from the interpolants (PENDULA_VEL_*; 0: _ANGLE). */
 	int velocity_outputs;
 };
@@ -239,6 +241,13 @@ struct pendula_model_ops {
  * fresh: the value and derivative every channel starts the next step with
  * after new settings.  NULL: the angle channels of bodies k < n start at
  * q[k] with velocity qdot[k], the others carry on.
+ *
+ * strike: the generalised impulse (in momentum space, sys->dof entries,
+ * any positive scale) of a pluck at coordinates q: which body is struck
+ * and which way.  The engine kicks the velocities along M^-1 impulse, put
+ * back on the constraints (adapt), by as much as the pluck's energy asks,
+ * and from whichever side pushes along the motion (engine/pluck.c; the
+ * table of strikes: docs/GUIDE.md, "Plucking it").
  *
  * velocity_outputs: a model other than an angle model fills sys->speed_ref
  * in derive(). */

@@ -281,6 +281,15 @@ void pendula_engine_reset(pendula_engine *e);
 /* Tempo sync: make the forcing phase of an axis (0 = x, 1 = y) equal to the
  * given value (rad) at the next frame. */
 void pendula_engine_set_phase(pendula_engine *e, int axis, double phase);
+/* Pluck: kick the motion at the next frame so that its energy rises by
+ * energy_norm (normalised, the unit of the energy output; at most
+ * PENDULA_PLUCK_MAX; 0 or less: nothing).  Where each model is struck:
+ * docs/GUIDE.md, "Plucking it".  The next frame shows the kicked state;
+ * position, simulated time and forcing phases go on.  Real-time safe: a
+ * few energy evaluations and one integration step, paid from the work
+ * budget. */
+#define PENDULA_PLUCK_MAX 1000.0
+void pendula_engine_pluck(pendula_engine *e, double energy_norm);
 
 /* Per-frame outputs in plugin units (docs/MODELS.md), one buffer per channel;
  * any pointer may be NULL. */

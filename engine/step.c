@@ -545,6 +545,26 @@ void engine_restart(pendula_engine *e, int64_t credit)
 	e->idx = 0;
 }
 
+/* The state in st (velocities qdot; simulated time and phases its own) is
+ * the motion from the current frame on: the steps start again from it, as
+ * after a reset but with the step level, its floor and the credit kept
+ * (the first step is paid from the credit like any other), and the frame
+ * that comes next shows it (u = 0).  The caller has written the last frame
+ * out (engine_materialize_last) before changing st. */
+void engine_restart_from_state(pendula_engine *e)
+{
+	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
+	pendula_predictor_start(&e->pred, e->qdot);
+	e->clock_level = -1; /* the step clock starts again at st.t */
+	measure_all(e, e->end_val, e->end_der, e->end_jerk);
+	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
+	e->u0 = 0.0;
+	e->idx = 0;
+	next_step(e);
+	e->u0 = 0.0;
+	e->idx = 0;
+}
+
 /* Called when the current frame position has reached the end of the step:
  * takes the steps that bring it back inside one (at most the work cap). */
 void engine_steps_for_frame(pendula_engine *e)

@@ -18,6 +18,7 @@
  *   tempo_sync.c the host's transport and the forcing synced to it
  *   memory.c     the eight memories and the glide of a recall
  *   state.c      the saved state's format (save() and restore() below)
+ *   pluck.c      which MIDI notes pluck the motion, and how hard
  *   midi_cc.c, tempo.c, atom_io.c, inline_display.c  (see their headers)
  * The instance below is their composition, plus what ties them together:
  * the engine and its settings, the chunk grid (chunk.h), the MIDI input and
@@ -34,6 +35,7 @@
 #include "memory.h"
 #include "midi_cc.h"
 #include "notes.h"
+#include "pluck.h"
 #include "pendula_engine.h"
 #include "ports.h"
 #include "routing.h"
@@ -144,6 +146,9 @@ typedef struct {
 	/* MIDI pass-through and the control port's input (see "MIDI" below;
 	 * atom_io.c reads and writes the sequences) */
 	pendula_midi_io midi;
+	/* Energy the note-ons of the frame being read pluck with (pluck.h),
+	 * handed to the engine once their frame's input is read. */
+	double pluck_pending;
 
 	/* MIDI CC out (see "MIDI CC out" below) */
 	pendula_cc cc;      /* encoder, outputs indexed like route.signal[] */
@@ -348,6 +353,9 @@ static void midi_forward_until(Pendula *self, int64_t until)
 		if (body->type == self->uris.midi_MidiEvent) {
 			pendula_midi_io_forward(&self->midi, frame, body);
 			memory_note(self, body);
+			self->pluck_pending += pendula_pluck_energy(
+			    self->ctl.control, (const uint8_t *)LV2_ATOM_BODY_CONST(body),
+			    body->size);
 		} else
 			control_event(self, body);
 	}
@@ -358,6 +366,15 @@ static void midi_forward_until(Pendula *self, int64_t until)
 static void midi_end(Pendula *self)
 {
 	midi_forward_until(self, INT64_MAX);
+}
+
+/* The notes of this frame pluck the motion (after a transport start's
+ * restart, so that a note on the first beat plucks the fresh motion). */
+static void pluck_apply(Pendula *self)
+{
+	if (self->pluck_pending > 0.0)
+		pendula_engine_pluck(self->engine, self->pluck_pending);
+	self->pluck_pending = 0.0;
 }
 
 /* Frames of a chunk starting at pos, cut at the next input event so that
@@ -499,6 +516,7 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 		pendula_tempo_sync_advance(&self->sync, n);
 	}
 	midi_end(self);
+	self->pluck_pending = 0.0; /* frozen: the motion holds, notes do not pluck */
 	pendula_freeze_hold(&self->route, self->port, n_samples);
 	pendula_routing_write_controls(&self->route, self->port, self->engine);
 	time_ratio_end(self, n_samples);
@@ -563,6 +581,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 		 * the tempo follower (a transport start may restart). */
 		midi_forward_until(self, (int64_t)pos + 1);
 		transport_start(self);
+		pluck_apply(self);
 		if (self->chunk_phase == 0 && pendula_controls_advance(&self->ctl))
 			self->params_dirty = true;
 		if (pendula_tempo_sync_update(&self->sync, control))
@@ -585,6 +604,8 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 		self->chunk_phase = (self->chunk_phase + n) % PENDULA_CHUNK;
 	}
 
+	/* (the notes of an empty block, or past its end, pluck at the next
+	 * frame) */
 	midi_end(self);
 	/* the control outputs and the inline display read parts of the last
 	 * frame (pendula_engine_last_pose: the pivot, the pose) */
@@ -612,6 +633,7 @@ typedef struct {
 	int bodies;
 	uint8_t changed, smoothing, params_dirty, restart_pending;
 	uint8_t cc_live; /* (going live sends every CC again) */
+	double pluck_pending;
 	pendula_notes notes;
 	pendula_cc cc;
 	pendula_tempo_sync sync;
@@ -636,6 +658,7 @@ static void glue_save(const Pendula *self, glue_motion *g)
 	g->params_dirty = self->params_dirty;
 	g->restart_pending = self->restart_pending;
 	g->cc_live = self->route.cc_live;
+	g->pluck_pending = self->pluck_pending;
 	g->notes = self->notes;
 	g->cc = self->cc;
 	g->sync = self->sync;
@@ -672,6 +695,7 @@ static void glue_load(Pendula *self, const glue_motion *g)
 	self->cc_dirty = true;
 	pendula_routing_ports_changed(&self->route);
 	self->route.cc_live = g->cc_live;
+	self->pluck_pending = g->pluck_pending;
 }
 
 static LV2_State_Status save(LV2_Handle instance, LV2_State_Store_Function store,
@@ -877,6 +901,7 @@ static void activate(LV2_Handle instance)
 	self->restart_pending = true;
 	self->prev_reset = 0.0f;
 	self->chunk_phase = 0;
+	self->pluck_pending = 0.0;
 	midi_tempo_init(self);
 	pendula_notes_activate(&self->notes); /* notes that sounded before deactivate() end */
 }

@@ -228,6 +228,23 @@ void pendula_chaosman_velocity(const pendula_system *sys, const double *q, const
 	arrow_solve(cm, &tc, cm->r11, inv, p, qdot, sys->n);
 }
 
+/* The double pendulum (a tip): a strike on bob 2 across arm 2, horizontal
+ * while it hangs, the generalised impulse of a unit impulse there (bob 2 at
+ * b p(th1) + c p(th2)); the tip output answers at once.  The parallel
+ * pendulum (no tip): an angular impulse on body 1 about the pivot, the body
+ * that carries the arms, which then answer through their hinges. */
+void pendula_chaosman_strike(const pendula_system *sys, const double *q, double *impulse)
+{
+	const pendula_chaosman *cm = CM(sys);
+	memset(impulse, 0, sizeof(double) * (size_t)sys->dof);
+	if (cm->has_tip && sys->n >= 2) {
+		impulse[0] = cm->tip_b * cos(q[0] - q[1]);
+		impulse[1] = cm->tip_c;
+	} else {
+		impulse[0] = 1.0;
+	}
+}
+
 void pendula_chaosman_momentum(const pendula_system *sys, const double *q, const double *qdot,
                                double *p)
 {

@@ -64,12 +64,17 @@ void pendula_chaosman_canonical(const pendula_system *sys, pendula_state *s, dou
 void pendula_chaosman_measure(const pendula_system *sys, const pendula_state *s, double *qdot,
                               double *val, double *der);
 
+/* A pluck's strike (model.h): the double pendulum's bob 2 across its arm,
+ * the parallel pendulum's body 1 about the pivot. */
+void pendula_chaosman_strike(const pendula_system *sys, const double *q, double *impulse);
+
 /* The ops every Chaos Man model shares; a model fills in derive and pose. */
 #define PENDULA_CHAOSMAN_OPS                                                            \
 	.initial = pendula_chaosman_initial, .velocity = pendula_chaosman_velocity,     \
 	.momentum = pendula_chaosman_momentum, .accel = pendula_chaosman_accel,         \
 	.energy = pendula_chaosman_energy, .power = pendula_chaosman_power,             \
 	.step = pendula_chaosman_step, .step_bound_at = pendula_chaosman_step_bound_at, \
-	.canonical = pendula_chaosman_canonical, .measure = pendula_chaosman_measure
+	.canonical = pendula_chaosman_canonical, .measure = pendula_chaosman_measure,   \
+	.strike = pendula_chaosman_strike
 
 #endif

@@ -710,6 +710,18 @@ static void bead_pose(const pendula_system *sys, const double *q, pendula_vec3 p
 	pose->pivot_excursion.z = sys->force.amp_z;
 }
 
+/* A pluck strikes the bead horizontally, half along x and half along z,
+ * and adapt keeps the part along the surface (on the floor, which has no
+ * z: along x and the floor's slope).  From the bottom of the ellipsoid the
+ * bead then moves along x and z at once. */
+static void bead_strike(const pendula_system *sys, const double *q, double *impulse)
+{
+	(void)q;
+	memset(impulse, 0, sizeof(double) * (size_t)sys->dof);
+	impulse[0] = 1.0;
+	impulse[2] = 1.0;
+}
+
 const pendula_model_ops pendula_model_bead = {
     .derive = bead_derive,
     .initial = bead_initial,
@@ -727,5 +739,6 @@ const pendula_model_ops pendula_model_bead = {
     .fresh = bead_fresh,
     .pose = bead_pose,
     .coords = bead_coords,
+    .strike = bead_strike,
     .velocity_outputs = PENDULA_VEL_POSITION,
 };

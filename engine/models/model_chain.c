@@ -1111,6 +1111,20 @@ static void chain_pose(const pendula_system *sys, const double *q, pendula_vec3 
 	pose->pivot_excursion.y = sys->force.amp_y;
 }
 
+/* A pluck strikes the far end of the last link across that link
+ * (horizontal while it hangs): the generalised impulse of a unit impulse
+ * at O_{N+1} = sum_k l_k p(th_k) along p'(th_N), l_k cos(th_k - th_N).  The
+ * end of the chain is where a hand plucks a string, and the tip output
+ * answers at once. */
+static void chain_strike(const pendula_system *sys, const double *q, double *impulse)
+{
+	const pendula_chain *ch = CH(sys);
+	const int n = sys->n;
+	memset(impulse, 0, sizeof(double) * (size_t)sys->dof);
+	for (int k = 0; k < n; ++k)
+		impulse[k] = ch->l[k] * cos(q[k] - q[n - 1]);
+}
+
 const pendula_model_ops pendula_model_chain = {
     .derive = chain_derive,
     .initial = chain_initial,
@@ -1124,4 +1138,5 @@ const pendula_model_ops pendula_model_chain = {
     .canonical = chain_canonical,
     .pose = chain_pose,
     .measure_jerk = chain_measure_jerk,
+    .strike = chain_strike,
 };

@@ -857,6 +857,19 @@ static void spherical_pose(const pendula_system *sys, const double *q, pendula_v
 	pose->pivot_excursion.z = sys->force.amp_z;
 }
 
+/* A pluck strikes the last bob horizontally, half along x and half along
+ * z: from rest the swing then shows on the tip's x and z outputs alike, and
+ * a swing in one plane struck across it turns into a 3-D one.  (adapt puts
+ * the kick back on the rods.) */
+static void spherical_strike(const pendula_system *sys, const double *q, double *impulse)
+{
+	(void)q;
+	const int last = 3 * (sys->n - 1);
+	memset(impulse, 0, sizeof(double) * (size_t)sys->dof);
+	impulse[last + 0] = 1.0;
+	impulse[last + 2] = 1.0;
+}
+
 const pendula_model_ops pendula_model_spherical = {
     .derive = spherical_derive,
     .initial = spherical_initial,
@@ -874,5 +887,6 @@ const pendula_model_ops pendula_model_spherical = {
     .fresh = spherical_fresh,
     .pose = spherical_pose,
     .coords = spherical_coords,
+    .strike = spherical_strike,
     .velocity_outputs = PENDULA_VEL_DIRECTION,
 };

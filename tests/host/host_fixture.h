@@ -152,4 +152,10 @@ void test_events(void);
 void test_notes_channel_change(void);
 void test_notes_small_output(void);
 
+/* test_host_pluck.c */
+void test_pluck_energy(void);
+void test_pluck_not(void);
+void test_pluck_blocks(void);
+void test_pluck_hard(void);
+
 #endif

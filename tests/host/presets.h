@@ -114,6 +114,7 @@ void check_triple_rod_chaos(void);
 void check_six_bob_whip(void);
 void check_chain_envelope(void);
 void check_balanced_chain(void);
+void check_plucked_chain(void);
 
 /* test_presets_3d.c */
 void check_conical_orbit(void);

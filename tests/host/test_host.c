@@ -28,8 +28,9 @@
  * small oscillations and energy in test_host_physics.c; blocks, bad input,
  * freeze, whole numbers, bodies and reset in test_host_controls.c; NULL and
  * control outputs and the time ratio in test_host_outputs.c; MIDI, events
- * and notes in test_host_midi.c; the host's plumbing in host_fixture.c.
- * This file runs them, a suite per plugin and rate.
+ * and notes in test_host_midi.c; plucks in test_host_pluck.c; the host's
+ * plumbing in host_fixture.c.  This file runs them, a suite per plugin and
+ * rate.
  *
  * usage: test_host BUNDLE_DIR [--plugin double|double-cv|parallel|parallel-cv]
  *                             [--rate HZ] [--quick]
@@ -88,6 +89,10 @@ static CU_TestInfo rate_tests[] = {
     {"time_ratio", test_time_ratio},
     {"midi_through", test_midi_through},
     {"midi_wiring", test_midi_wiring},
+    {"pluck_energy", test_pluck_energy},
+    {"pluck_not", test_pluck_not},
+    {"pluck_blocks", test_pluck_blocks},
+    {"pluck_hard", test_pluck_hard},
     {"bad_input", test_bad_input},
     CU_TEST_INFO_NULL,
 };

@@ -58,6 +58,10 @@
  *                  in 30 s, every one in C minor pentatonic (C Eb F G Bb)
  *                  within 48..72, at least four pitches, each note-off
  *                  after its note-on, none left after a freeze
+ *   plucked-chain  at rest (every angle and the energy exactly 0) until a
+ *                  note-on; at its frame the energy pluck_energy within 5 %;
+ *                  more than half of it 1 s later, less than half of that
+ *                  30 s later; without notes at rest for 10 s
  *   slow-envelope tail  no subnormal or negative output up to 215 s
  *   at run time    every claim again, with the preset restored through lilv
  *                  into an instance that has been running for 1.3 s (as
@@ -96,6 +100,7 @@ static const claim claims[] = {
     {"six-bob-whip", PENDULA_MODEL_CHAIN, check_six_bob_whip},
     {"chain-envelope", PENDULA_MODEL_CHAIN, check_chain_envelope},
     {"balanced-chain", PENDULA_MODEL_CHAIN, check_balanced_chain},
+    {"plucked-chain", PENDULA_MODEL_CHAIN, check_plucked_chain},
     {"conical-orbit", PENDULA_MODEL_SPHERICAL, check_conical_orbit},
     {"chaotic-3d-double", PENDULA_MODEL_SPHERICAL, check_chaotic_3d_double},
     {"ellipsoid-example", PENDULA_MODEL_BEAD, check_ellipsoid_example},

@@ -152,3 +152,70 @@ void check_balanced_chain(void)
 	CHECK(fmax(s.dev_upright[0], s.dev_upright[1]) > 1.0, "stayed up below the threshold");
 	daw_host_free(h);
 }
+
+/* The energy output and the angles of a plucked-chain run, block by block:
+ * the most any moved before frame `note`, the energy at it, 1 s after it
+ * and at the end. */
+typedef struct {
+	double still, at_note, after_1s, at_end;
+} pluck_run;
+
+static void run_plucked(DawHost *h, int64_t note, int64_t frames, pluck_run *r)
+{
+	static const pendula_port_id angles[] = {P_OUT_THETA1, P_OUT_THETA2, P_OUT_THETA3};
+	memset(r, 0, sizeof(*r));
+	for (int64_t t = 0; t < frames; t += BLOCK) {
+		const uint32_t n = frames - t < BLOCK ? (uint32_t)(frames - t) : BLOCK;
+		if (note >= t && note < t + n) {
+			const uint8_t on[3] = {0x90, 60, 127};
+			daw_in_midi(h, note - t, on, 3);
+		}
+		daw_run(h, n);
+		const float *e = h->buf[P_OUT_ENERGY];
+		for (uint32_t i = 0; i < n; ++i) {
+			const int64_t f = t + i;
+			if (f < note) {
+				r->still = fmax(r->still, fabs((double)e[i]));
+				for (int k = 0; k < 3; ++k)
+					r->still =
+					    fmax(r->still, fabs((double)h->buf[angles[k]][i]));
+			}
+			if (f == note)
+				r->at_note = e[i];
+			if (f == note + (int64_t)RATE)
+				r->after_1s = e[i];
+			r->at_end = e[i];
+		}
+	}
+}
+
+void check_plucked_chain(void)
+{
+	DawHost *h = load_activated(PENDULA_VARIANT_CHAIN, "plucked-chain");
+	if (!h)
+		return;
+	const double pluck = h->control[P_PLUCK_ENERGY];
+	CHECK(pluck > 0.0 && h->control[P_ENERGY_TARGET] < 0.0f && h->control[P_LAMBDA1] > 0.0f,
+	      "pluck_energy %g, energy_target %g, lambda1 %g: not a damped chain to pluck", pluck,
+	      (double)h->control[P_ENERGY_TARGET], (double)h->control[P_LAMBDA1]);
+	pluck_run r;
+	run_plucked(h, (int64_t)(1.5 * RATE) + 77, (int64_t)(32.0 * RATE), &r);
+	printf("\n    at rest: %.3g; energy %.4f at the note (pluck_energy %.3f), %.4f 1 s later, "
+	       "%.4f 30 s later",
+	       r.still, r.at_note, pluck, r.after_1s, r.at_end);
+	CHECK(r.still == 0.0, "moved by %.3g before the note", r.still);
+	CHECK(fabs(r.at_note - pluck) <= 0.05 * pluck, "energy %.4f at the note, not %.3f",
+	      r.at_note, pluck);
+	CHECK(r.after_1s > 0.5 * pluck, "the pluck did not ring: energy %.4f 1 s later",
+	      r.after_1s);
+	CHECK(r.at_end < 0.5 * r.after_1s, "the pluck did not die away: energy %.4f 30 s later",
+	      r.at_end);
+	daw_host_free(h);
+	/* without notes it stays at rest, exactly */
+	h = load_activated(PENDULA_VARIANT_CHAIN, "plucked-chain");
+	if (!h)
+		return;
+	run_plucked(h, INT64_MAX, (int64_t)(10.0 * RATE), &r);
+	CHECK(r.still == 0.0, "moved by %.3g without notes", r.still);
+	daw_host_free(h);
+}
