@@ -53,6 +53,12 @@ static inline bool pendula_memory_gliding(const pendula_memory *m)
 	return m->glide_done < m->glide_len;
 }
 
+/* A glide under way ends (a reset or activate() starts a new motion). */
+static inline void pendula_memory_end_glide(pendula_memory *m)
+{
+	m->glide_len = m->glide_done = 0;
+}
+
 /* After the engine wrote n frames into out: the old motion's n frames,
  * faded into them (each distinct buffer once; the pulses are left). */
 void pendula_memory_glide(pendula_memory *m, const pendula_outputs *out, uint32_t n);

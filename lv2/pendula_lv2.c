@@ -229,6 +229,7 @@ static void restart(Pendula *self)
 	 * repeats its MIDI as well as its audio). */
 	pendula_cc_reset(&self->cc);
 	pendula_notes_restart(&self->notes);
+	pendula_memory_end_glide(&self->mem); /* (the old motion is gone too) */
 }
 
 /* ---------------------------------------------------------------------- */
@@ -899,7 +900,7 @@ static void activate(LV2_Handle instance)
 	 * and the state restarted with them at the first run(). */
 	pendula_engine_reset(self->engine);
 	self->restart_pending = true;
-	self->prev_reset = 0.0f;
+	self->prev_reset = self->prev_store = self->prev_recall = 0.0f;
 	self->chunk_phase = 0;
 	self->pluck_pending = 0.0;
 	midi_tempo_init(self);

@@ -13,7 +13,9 @@
  *       step of the raised-cosine fade across the output's whole range
  *       (pi / N for a range of 2), on every output that does not wrap,
  *       where the same recall without a glide jumps by far more;
- *   (d) recalling an empty slot changes nothing.
+ *   (d) recalling an empty slot changes nothing;
+ *   (e) a reset in the middle of a glide starts the motion a fresh
+ *       instance starts: the glide ends with the old motion.
  *
  * usage: test_memory BUNDLE_DIR --plugin NAME
  */
@@ -265,6 +267,37 @@ static void test_glide(pendula_variant v, const LilvPlugin *plugin)
 	       jump0, worst_ratio);
 }
 
+/* (e) */
+static void test_reset_ends_glide(pendula_variant v, const LilvPlugin *plugin)
+{
+	rig fresh, r;
+	rig_open(&fresh, v, plugin, 4096);
+	for (int k = 0; k < 4; ++k)
+		run_block(&fresh, 512, -1, 0);
+	rig_open(&r, v, plugin, 40000);
+	r.control[port(v, "mem_glide")] = 200.0f;
+	run_frames(&r, 10000);
+	trigger(&r, "mem_store", 2, 128);
+	run_frames(&r, 10000);
+	trigger(&r, "mem_recall", 2, 128); /* a 200 ms glide begins */
+	const uint32_t at = r.frames;
+	r.control[port(v, "reset")] = 1.0f;
+	for (int k = 0; k < 4; ++k)
+		run_block(&r, 512, -1, 0);
+	r.control[port(v, "reset")] = 0.0f;
+	long bad = -1;
+	for (uint32_t i = 0; i < 2048 && bad < 0; ++i)
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+			if (r.trace[id] &&
+			    memcmp(&r.trace[id][at + i], &fresh.trace[id][i], 4) != 0)
+				bad = (long)i;
+	EXPECT(bad < 0, "%s: after a reset during a glide, frame %ld differs from a fresh start",
+	       pendula_variant_names[v], bad);
+	printf("  a reset during a glide starts afresh%s\n", bad < 0 ? "" : " (NOT)");
+	rig_close(&r);
+	rig_close(&fresh);
+}
+
 static int usage(const char *why)
 {
 	fprintf(stderr, "test_memory: %s\nusage: test_memory BUNDLE_DIR --plugin NAME\n", why);
@@ -298,6 +331,7 @@ int main(int argc, char **argv)
 	printf("%s:\n", pendula_variant_names[variant]);
 	test_replay((pendula_variant)variant, plugins[variant]);
 	test_glide((pendula_variant)variant, plugins[variant]);
+	test_reset_ends_glide((pendula_variant)variant, plugins[variant]);
 	lilv_world_free(world);
 	lv2th_free_uris();
 	printf("%s: %s\n", pendula_variant_names[variant], failures ? "FAILED" : "passed");
