@@ -31,6 +31,16 @@
 #define PENDULA_URI_BASE "https://pendula.invalid/plugins/pendula#"
 #define PENDULA_UI_URI   PENDULA_URI_BASE "ui"
 
+/* The plugins' lv2:minorVersion and lv2:microVersion (the major version is
+ * in the URIs).  LV2's rule, which MOD and lv2lint follow: an odd minor or
+ * micro version is a development version, minor 0 an experimental one
+ * (MOD lists it so); hosts keep the higher of two copies of a plugin.
+ * Even numbers: the port table is a stable contract (docs/PORTS.md), and
+ * 2.0 is the first version that says so.  A release that changes the
+ * plugins raises them (docs/DEVELOPMENT.md, "Plugin version"). */
+#define PENDULA_LV2_MINOR_VERSION 2
+#define PENDULA_LV2_MICRO_VERSION 0
+
 /* Plugins: variant = 2 model + cv. */
 typedef int pendula_variant;
 #define PENDULA_N_VARIANTS (2 * PENDULA_N_MODELS)

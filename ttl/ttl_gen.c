@@ -185,7 +185,9 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	}
 
 	const int integer = is_integer_port(p);
-	if (p->kind == PK_CONTROL_IN)
+	/* A CV input is read like a control (lv2lint warns without a default);
+	 * an audio input's default would mean nothing. */
+	if (p->kind == PK_CONTROL_IN || (p->kind == PK_SIGNAL_IN && cv))
 		fprintf(f, " ;\n\t\tlv2:default %s",
 		        number(num, sizeof num, pendula_port_default(v, id), integer));
 	float lo, hi;
@@ -326,12 +328,14 @@ static void write_plugin(FILE *f, pendula_variant v)
 	 * lv2:isLive: a live modulator, following the host's transport and
 	 * tempo and (with MIDI) playing along: a host must run it in time, not
 	 * render it ahead or cache its output. */
-	fprintf(f, " ;\n\tdoap:license <" LICENSE "> ;\n"
-	           "\tlv2:project <" PROJECT_URI "> ;\n"
-	           "\tlv2:minorVersion 0 ;\n\tlv2:microVersion 1 ;\n"
-	           "\tlv2:requiredFeature urid:map ;\n"
-	           "\tlv2:optionalFeature lv2:hardRTCapable, lv2:isLive, log:log ;\n"
-	           "\tlv2:port\n");
+	fprintf(f,
+	        " ;\n\tdoap:license <" LICENSE "> ;\n"
+	        "\tlv2:project <" PROJECT_URI "> ;\n"
+	        "\tlv2:minorVersion %d ;\n\tlv2:microVersion %d ;\n"
+	        "\tlv2:requiredFeature urid:map ;\n"
+	        "\tlv2:optionalFeature lv2:hardRTCapable, lv2:isLive, log:log ;\n"
+	        "\tlv2:port\n",
+	        PENDULA_LV2_MINOR_VERSION, PENDULA_LV2_MICRO_VERSION);
 
 	const unsigned mask = pendula_variant_model_mask(v);
 	int index = 0;
