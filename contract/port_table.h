@@ -8,7 +8,8 @@
  *   .def        the default for every model unless PENDULA_MODEL_DEFAULTS
  *               says else (control inputs name it, also when it is 0)
  *   .param, .conv  where a control input goes in pendula_params
- *   .related    a signal output's control-output mirror; a cc_* input's signal
+ *   .related    a signal output's control-output mirror; a cc_* input's signal;
+ *               a MOD CV output's signal
  *   .channel    a signal output's engine channel (pendula_engine.h)
  *   .group      the pg:group (PG_*, ports.h)
  * Order = port index order (see ports.h: a row that an existing model has
@@ -712,7 +713,133 @@
 	  .doc = "Highest MIDI note of a scale's range") \
 	X(P_NOTE_GRID, .symbol = "note_grid", .name = "Note grid", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
 	  .min = 0, .max = 4, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, \
-	  .doc = "Event notes start on this grid of the host's beat (off: at once)")
+	  .doc = "Event notes start on this grid of the host's beat (off: at once)") \
+	X(P_VOLTS_THETA1, .symbol = "theta1_volts", .name = "Angle 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM_3D), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA1, \
+	  .doc = "theta1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA2, .symbol = "theta2_volts", .name = "Angle 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM_3D), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA2, \
+	  .doc = "theta2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA3, .symbol = "theta3_volts", .name = "Angle 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA3, \
+	  .doc = "theta3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA4, .symbol = "theta4_volts", .name = "Angle 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA4, \
+	  .doc = "theta4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA5, .symbol = "theta5_volts", .name = "Angle 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA5, \
+	  .doc = "theta5 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA6, .symbol = "theta6_volts", .name = "Angle 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA6, \
+	  .doc = "theta6 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_TIP_X, .symbol = "tip_x_volts", .name = "Tip X (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_TIP_X, \
+	  .doc = "tip_x scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_TIP_Y, .symbol = "tip_y_volts", .name = "Tip Y (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_TIP_Y, \
+	  .doc = "tip_y scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_TIP_Z, .symbol = "tip_z_volts", .name = "Tip Z (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_TIP_Z, \
+	  .doc = "tip_z scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X1, .symbol = "x1_volts", .name = "Direction X 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X1, \
+	  .doc = "x1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y1, .symbol = "y1_volts", .name = "Direction Y 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y1, \
+	  .doc = "y1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z1, .symbol = "z1_volts", .name = "Direction Z 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z1, \
+	  .doc = "z1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X, .symbol = "x_volts", .name = "Position X (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X, \
+	  .doc = "x scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y, .symbol = "y_volts", .name = "Position Y (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y, \
+	  .doc = "y scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z, .symbol = "z_volts", .name = "Position Z (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z, \
+	  .doc = "z scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_ENERGY, .symbol = "energy_volts", .name = "Energy (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = 0, .max = 10, .unit = PU_VOLT, .related = P_OUT_ENERGY, \
+	  .doc = "energy over energy_max (its CC range) as 0 to 10 V, clipped (a MOD CV port)") \
+	X(P_VOLTS_OMEGA1, .symbol = "omega1_volts", .name = "Angular velocity 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA1, \
+	  .doc = "omega1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA2, .symbol = "omega2_volts", .name = "Angular velocity 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA2, \
+	  .doc = "omega2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA3, .symbol = "omega3_volts", .name = "Angular velocity 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA3, \
+	  .doc = "omega3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA4, .symbol = "omega4_volts", .name = "Angular velocity 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA4, \
+	  .doc = "omega4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA5, .symbol = "omega5_volts", .name = "Angular velocity 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA5, \
+	  .doc = "omega5 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA6, .symbol = "omega6_volts", .name = "Angular velocity 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA6, \
+	  .doc = "omega6 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X1P, .symbol = "x1_volts", .name = "Direction X 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X1P, \
+	  .doc = "x1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y1P, .symbol = "y1_volts", .name = "Direction Y 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y1P, \
+	  .doc = "y1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X2, .symbol = "x2_volts", .name = "Direction X 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X2, \
+	  .doc = "x2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y2, .symbol = "y2_volts", .name = "Direction Y 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y2, \
+	  .doc = "y2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z2, .symbol = "z2_volts", .name = "Direction Z 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z2, \
+	  .doc = "z2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X3, .symbol = "x3_volts", .name = "Direction X 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X3, \
+	  .doc = "x3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y3, .symbol = "y3_volts", .name = "Direction Y 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y3, \
+	  .doc = "y3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z3, .symbol = "z3_volts", .name = "Direction Z 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z3, \
+	  .doc = "z3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X4, .symbol = "x4_volts", .name = "Direction X 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X4, \
+	  .doc = "x4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y4, .symbol = "y4_volts", .name = "Direction Y 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y4, \
+	  .doc = "y4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z4, .symbol = "z4_volts", .name = "Direction Z 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z4, \
+	  .doc = "z4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X5, .symbol = "x5_volts", .name = "Direction X 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X5, \
+	  .doc = "x5 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y5, .symbol = "y5_volts", .name = "Direction Y 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y5, \
+	  .doc = "y5 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X6, .symbol = "x6_volts", .name = "Direction X 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X6, \
+	  .doc = "x6 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y6, .symbol = "y6_volts", .name = "Direction Y 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y6, \
+	  .doc = "y6 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_VX, .symbol = "vx_volts", .name = "Velocity X (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_VX, \
+	  .doc = "vx scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_VY, .symbol = "vy_volts", .name = "Velocity Y (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_VY, \
+	  .doc = "vy scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_VZ, .symbol = "vz_volts", .name = "Velocity Z (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_VZ, \
+	  .doc = "vz scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_FLIPS, .symbol = "flips_volts", .name = "Flips (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_FLIPS, \
+	  .doc = "flips scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_SWINGS, .symbol = "swings_volts", .name = "Swings (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_SWINGS, \
+	  .doc = "swings scaled from its range onto -5 to 5 V (a MOD CV port)")
 // clang-format on
 
 #endif

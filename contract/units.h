@@ -40,11 +40,12 @@ typedef enum {
 	PU_SLOT,      /* custom: a memory slot */
 	PU_CHOICE,    /* custom: one of an enumeration's scale points */
 	PU_SWITCH,    /* custom: a switch or trigger, 0 off, 1 on */
+	PU_VOLT,      /* mod:volts, MOD's unit of a CV port */
 	PENDULA_N_UNITS
 } pendula_unit;
 
 typedef struct {
-	const char *uri;     /* units: suffix, or NULL for a custom unit */
+	const char *uri;     /* units: suffix, a prefixed name, or NULL for a custom unit */
 	const char *label;   /* a custom unit's rdfs:label (NULL for the others) */
 	const char *symbol;  /* units:symbol and units:render of a custom unit;
 	                        the unit column of docs/PORTS.md */
@@ -79,6 +80,7 @@ static const pendula_unit_info pendula_units[] = {
 	[PU_SLOT] =      {NULL, "memory slot", "slot", ""},
 	[PU_CHOICE] =    {NULL, "choice", "", ""},
 	[PU_SWITCH] =    {NULL, "switch", "", ""},
+	[PU_VOLT] =      {"mod:volts", NULL, "V", "V"},
 };
 // clang-format on
 _Static_assert(sizeof pendula_units / sizeof pendula_units[0] == PENDULA_N_UNITS,

@@ -104,6 +104,8 @@ static const char *expected_unit(pendula_unit u, bool *custom)
 		return LV2_UNITS__midiNote;
 	case PU_SEMITONE:
 		return LV2_UNITS__semitone12TET;
+	case PU_VOLT:
+		return "http://moddevices.com/ns/mod#volts";
 	case PU_M:
 		return LV2_UNITS__m;
 	case PU_HZ:
@@ -176,14 +178,19 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 	CHECK(port_is(p, port, LV2_CORE__OutputPort) == !input, "port %s: output/input", sym);
 	const bool cv = pendula_variant_is_cv(v);
 	const bool control = info->kind == PK_CONTROL_IN || info->kind == PK_CONTROL_OUT;
+	const bool mod_cv = info->kind == PK_MOD_CV_OUT;
 	const bool signal = info->kind == PK_SIGNAL_OUT || info->kind == PK_SIGNAL_IN;
 	const bool atom = info->kind == PK_ATOM_IN || info->kind == PK_ATOM_OUT;
+	CHECK(!mod_cv || cv, "port %s: a MOD CV port in an audio plugin", sym);
 	CHECK(port_is(p, port, LV2_CORE__ControlPort) == control, "port %s: ControlPort", sym);
 	CHECK(port_is(p, port, LV2_CORE__AudioPort) == (signal && !cv), "port %s: AudioPort", sym);
-	CHECK(port_is(p, port, LV2_CORE__CVPort) == (signal && cv), "port %s: CVPort", sym);
+	CHECK(port_is(p, port, LV2_CORE__CVPort) == ((signal && cv) || mod_cv), "port %s: CVPort",
+	      sym);
+	CHECK(port_is(p, port, "http://moddevices.com/ns/mod#CVPort") == mod_cv,
+	      "port %s: mod:CVPort", sym);
 	CHECK(port_is(p, port, LV2_ATOM__AtomPort) == atom, "port %s: AtomPort", sym);
 	CHECK(port_has(p, port, LV2_CORE__connectionOptional) ==
-	          ((signal && cv) || atom || info->kind == PK_SIGNAL_IN),
+	          ((signal && cv) || atom || info->kind == PK_SIGNAL_IN || mod_cv),
 	      "port %s: connectionOptional", sym);
 
 	if (atom) {
@@ -341,7 +348,6 @@ void test_ports(void)
 	 * requires it).  Two rows of the table may share a symbol if no plugin
 	 * has both (x1: the spherical pendulum's row, and the planar models'
 	 * row added after it, with the same meaning). */
-	const unsigned mask = pendula_variant_model_mask(v);
 	for (int a = 0; a < PENDULA_N_PORT_IDS; ++a) {
 		const char *s = pendula_ports[a].symbol;
 		bool ok =
@@ -351,7 +357,7 @@ void test_ports(void)
 			            (*c >= '0' && *c <= '9') || *c == '_');
 		CHECK(ok, "symbol '%s' is not an identifier", s);
 		for (int b = a + 1; b < PENDULA_N_PORT_IDS; ++b)
-			CHECK(!(pendula_ports[a].models & pendula_ports[b].models & mask) ||
+			CHECK(!pendula_port_in_variant(v, a) || !pendula_port_in_variant(v, b) ||
 			          strcmp(s, pendula_ports[b].symbol),
 			      "symbol '%s' twice", s);
 	}
