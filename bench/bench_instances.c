@@ -115,6 +115,7 @@ static int instance_new(instance *in, const LV2_Feature *const *features)
 			break;
 		case PK_SIGNAL_IN:  /* unconnected: silence */
 		case PK_SIGNAL_OUT: /* connect_signals() */
+		case PK_MOD_CV_OUT: /* (unconnected, as in a host without MOD) */
 			break;
 		case PK_ATOM_IN:
 			desc->connect_port(in->handle, i, in->in);

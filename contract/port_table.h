@@ -8,7 +8,8 @@
  *   .def        the default for every model unless PENDULA_MODEL_DEFAULTS
  *               says else (control inputs name it, also when it is 0)
  *   .param, .conv  where a control input goes in pendula_params
- *   .related    a signal output's control-output mirror; a cc_* input's signal
+ *   .related    a signal output's control-output mirror; a cc_* input's signal;
+ *               a MOD CV output's signal
  *   .channel    a signal output's engine channel (pendula_engine.h)
  *   .group      the pg:group (PG_*, ports.h)
  * Order = port index order (see ports.h: a row that an existing model has
@@ -26,13 +27,13 @@
 	  .min = 0.1, .max = 100, .def = 9.81, .unit = PU_MS2, .flags = PF_SMOOTH, .param = PP(gravity), .conv = PC_REAL, \
 	  .doc = "Gravitational acceleration g") \
 	X(P_N_BODIES, .symbol = "n_bodies", .name = "Bodies", .kind = PK_CONTROL_IN, .models = PM(PARALLEL), .group = PG_PHYSICS, \
-	  .min = 1, .max = 4, .def = 3, .flags = PF_INTEGER, .param = PP(n_bodies), .conv = PC_INT, \
+	  .min = 1, .max = 4, .def = 3, .unit = PU_BODIES, .flags = PF_INTEGER, .param = PP(n_bodies), .conv = PC_INT, \
 	  .doc = "Number of bodies N (body 1 and N-1 arms)") \
 	X(P_N_LINKS, .symbol = "n_links", .name = "Links", .kind = PK_CONTROL_IN, .models = PM(CHAIN) | PM(SPHERICAL), .group = PG_PHYSICS, \
-	  .min = 1, .max = 6, .def = 3, .flags = PF_INTEGER, .param = PP(n_bodies), .conv = PC_INT, \
+	  .min = 1, .max = 6, .def = 3, .unit = PU_LINKS, .flags = PF_INTEGER, .param = PP(n_bodies), .conv = PC_INT, \
 	  .doc = "Number of links N, each hanging from the end of the one before") \
 	X(P_LINK_SHAPE, .symbol = "link_shape", .name = "Link shape", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_PHYSICS, \
-	  .min = 0, .max = 2, .def = 1, .flags = PF_INTEGER | PF_ENUM, .param = PP(shape), .conv = PC_INT, \
+	  .min = 0, .max = 2, .def = 1, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, .param = PP(shape), .conv = PC_INT, \
 	  .doc = "What the links are") \
 	X(P_M1, .symbol = "m1", .name = "Mass 1", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_BODY(1), \
 	  .min = 0.01, .max = 100, .def = 1, .unit = PU_KG, .flags = PF_LOG | PF_SMOOTH, .param = PP(m[0]), .conv = PC_REAL, \
@@ -215,7 +216,7 @@
 	  .min = -10, .max = 10, .def = 0.8, .unit = PU_M, .flags = PF_INITIAL, .param = PP(floor_x_init), .conv = PC_REAL, \
 	  .doc = "x of the bead on the floor after a reset") \
 	X(P_SURFACE, .symbol = "surface", .name = "Surface", .kind = PK_CONTROL_IN, .models = PM(BEAD), .group = PG_SURFACE, \
-	  .min = 0, .max = 1, .def = 0, .flags = PF_INTEGER | PF_ENUM, .param = PP(surface), .conv = PC_INT, \
+	  .min = 0, .max = 1, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, .param = PP(surface), .conv = PC_INT, \
 	  .doc = "What the bead slides on") \
 	X(P_AXIS_X, .symbol = "axis_x", .name = "Axis X", .kind = PK_CONTROL_IN, .models = PM(BEAD), .group = PG_SURFACE, \
 	  .min = 0.01, .max = 10, .def = 1, .unit = PU_M, .flags = PF_LOG | PF_SMOOTH, .param = PP(axis[0]), .conv = PC_REAL, \
@@ -239,103 +240,103 @@
 	  .min = 0, .max = 100, .def = 6, .unit = PU_RAD_PER_M, .flags = PF_SMOOTH, .param = PP(wave_number), .conv = PC_REAL, \
 	  .doc = "k: wave number of the floor's wave") \
 	X(P_RESET, .symbol = "reset", .name = "Reset", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_INITIAL, \
-	  .min = 0, .max = 1, .def = 0, .flags = PF_TOGGLED | PF_TRIGGER, \
+	  .min = 0, .max = 1, .def = 0, .unit = PU_SWITCH, .flags = PF_TOGGLED | PF_TRIGGER, \
 	  .doc = "A rising edge restarts from the initial state") \
 	X(P_OUT_THETA1, .symbol = "theta1", .name = "Angle 1", .kind = PK_SIGNAL_OUT, .models = PM_EXCEPT(PM_3D), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_THETA1, .channel = PENDULA_CH_THETA + 0, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, .related = P_CTL_THETA1, .channel = PENDULA_CH_THETA + 0, \
 	  .doc = "Wrapped angle of body 1 divided by pi") \
 	X(P_OUT_THETA2, .symbol = "theta2", .name = "Angle 2", .kind = PK_SIGNAL_OUT, .models = PM_EXCEPT(PM_3D), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_THETA2, .channel = PENDULA_CH_THETA + 1, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, .related = P_CTL_THETA2, .channel = PENDULA_CH_THETA + 1, \
 	  .doc = "Wrapped angle of body 2 divided by pi") \
 	X(P_OUT_THETA3, .symbol = "theta3", .name = "Angle 3", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_THETA3, .channel = PENDULA_CH_THETA + 2, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, .related = P_CTL_THETA3, .channel = PENDULA_CH_THETA + 2, \
 	  .doc = "Wrapped angle of body 3 divided by pi (0 beyond N)") \
 	X(P_OUT_THETA4, .symbol = "theta4", .name = "Angle 4", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_THETA4, .channel = PENDULA_CH_THETA + 3, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, .related = P_CTL_THETA4, .channel = PENDULA_CH_THETA + 3, \
 	  .doc = "Wrapped angle of body 4 divided by pi (0 beyond N)") \
 	X(P_OUT_THETA5, .symbol = "theta5", .name = "Angle 5", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_THETA5, .channel = PENDULA_CH_THETA + 4, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, .related = P_CTL_THETA5, .channel = PENDULA_CH_THETA + 4, \
 	  .doc = "Wrapped angle of body 5 divided by pi (0 beyond N)") \
 	X(P_OUT_THETA6, .symbol = "theta6", .name = "Angle 6", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_THETA6, .channel = PENDULA_CH_THETA + 5, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, .related = P_CTL_THETA6, .channel = PENDULA_CH_THETA + 5, \
 	  .doc = "Wrapped angle of body 6 divided by pi (0 beyond N)") \
 	X(P_OUT_TIP_X, .symbol = "tip_x", .name = "Tip X", .kind = PK_SIGNAL_OUT, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_TIP_X, .channel = PENDULA_CH_TIP_X, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_TIP_X, .channel = PENDULA_CH_TIP_X, \
 	  .doc = "Horizontal position of the last bob relative to the pivot, divided by the total length") \
 	X(P_OUT_TIP_Y, .symbol = "tip_y", .name = "Tip Y", .kind = PK_SIGNAL_OUT, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_TIP_Y, .channel = PENDULA_CH_TIP_Y, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_TIP_Y, .channel = PENDULA_CH_TIP_Y, \
 	  .doc = "Vertical position of the last bob relative to the pivot, divided by the total length") \
 	X(P_OUT_TIP_Z, .symbol = "tip_z", .name = "Tip Z", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_TIP_Z, .channel = PENDULA_CH_TIP_Z, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_TIP_Z, .channel = PENDULA_CH_TIP_Z, \
 	  .doc = "Position of the last bob toward the viewer, divided by the total length") \
-	X(P_OUT_X1, .symbol = "x1", .name = "Direction X", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_X1, .channel = PENDULA_CH_X, \
+	X(P_OUT_X1, .symbol = "x1", .name = "Direction X 1", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_X1, .channel = PENDULA_CH_X, \
 	  .doc = "x of the direction of link 1 (a unit vector)") \
-	X(P_OUT_Y1, .symbol = "y1", .name = "Direction Y", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Y1, .channel = PENDULA_CH_Y, \
+	X(P_OUT_Y1, .symbol = "y1", .name = "Direction Y 1", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Y1, .channel = PENDULA_CH_Y, \
 	  .doc = "y of the direction of link 1 (a unit vector)") \
-	X(P_OUT_Z1, .symbol = "z1", .name = "Direction Z", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Z1, .channel = PENDULA_CH_Z, \
+	X(P_OUT_Z1, .symbol = "z1", .name = "Direction Z 1", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Z1, .channel = PENDULA_CH_Z, \
 	  .doc = "z of the direction of link 1 (a unit vector)") \
 	X(P_OUT_X, .symbol = "x", .name = "Position X", .kind = PK_SIGNAL_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_X, .channel = PENDULA_CH_X, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_X, .channel = PENDULA_CH_X, \
 	  .doc = "x of the bead relative to the centre, divided by axis_x") \
 	X(P_OUT_Y, .symbol = "y", .name = "Position Y", .kind = PK_SIGNAL_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Y, .channel = PENDULA_CH_Y, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Y, .channel = PENDULA_CH_Y, \
 	  .doc = "y of the bead relative to the centre, divided by axis_y (floor: by d axis_x^2)") \
 	X(P_OUT_Z, .symbol = "z", .name = "Position Z", .kind = PK_SIGNAL_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Z, .channel = PENDULA_CH_Z, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Z, .channel = PENDULA_CH_Z, \
 	  .doc = "z of the bead relative to the centre, divided by axis_z (floor: 0)") \
 	X(P_OUT_ENERGY, .symbol = "energy", .name = "Energy", .kind = PK_SIGNAL_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
-	  .min = 0, .max = PENDULA_ENERGY_OUTPUT_MAX, .flags = PF_CC_ENERGY, .related = P_CTL_ENERGY, .channel = PENDULA_CH_ENERGY, \
+	  .min = 0, .max = PENDULA_ENERGY_OUTPUT_MAX, .unit = PU_NORM, .flags = PF_CC_ENERGY, .related = P_CTL_ENERGY, .channel = PENDULA_CH_ENERGY, \
 	  .doc = "Normalised energy: 0 at rest, 1 reaches the top (clamped to 0..1000)") \
 	X(P_CTL_THETA1, .symbol = "theta1_ctl", .name = "Angle 1 (control)", .kind = PK_CONTROL_OUT, .models = PM_EXCEPT(PM_3D), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, \
 	  .doc = "Block-rate copy of theta1") \
 	X(P_CTL_THETA2, .symbol = "theta2_ctl", .name = "Angle 2 (control)", .kind = PK_CONTROL_OUT, .models = PM_EXCEPT(PM_3D), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, \
 	  .doc = "Block-rate copy of theta2") \
 	X(P_CTL_THETA3, .symbol = "theta3_ctl", .name = "Angle 3 (control)", .kind = PK_CONTROL_OUT, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, \
 	  .doc = "Block-rate copy of theta3") \
 	X(P_CTL_THETA4, .symbol = "theta4_ctl", .name = "Angle 4 (control)", .kind = PK_CONTROL_OUT, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, \
 	  .doc = "Block-rate copy of theta4") \
 	X(P_CTL_THETA5, .symbol = "theta5_ctl", .name = "Angle 5 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, \
 	  .doc = "Block-rate copy of theta5") \
 	X(P_CTL_THETA6, .symbol = "theta6_ctl", .name = "Angle 6 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_HALF_TURN, \
 	  .doc = "Block-rate copy of theta6") \
 	X(P_CTL_TIP_X, .symbol = "tip_x_ctl", .name = "Tip X (control)", .kind = PK_CONTROL_OUT, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of tip_x") \
 	X(P_CTL_TIP_Y, .symbol = "tip_y_ctl", .name = "Tip Y (control)", .kind = PK_CONTROL_OUT, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of tip_y") \
 	X(P_CTL_TIP_Z, .symbol = "tip_z_ctl", .name = "Tip Z (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of tip_z") \
-	X(P_CTL_X1, .symbol = "x1_ctl", .name = "Direction X (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	X(P_CTL_X1, .symbol = "x1_ctl", .name = "Direction X 1 (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of x1") \
-	X(P_CTL_Y1, .symbol = "y1_ctl", .name = "Direction Y (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	X(P_CTL_Y1, .symbol = "y1_ctl", .name = "Direction Y 1 (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of y1") \
-	X(P_CTL_Z1, .symbol = "z1_ctl", .name = "Direction Z (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	X(P_CTL_Z1, .symbol = "z1_ctl", .name = "Direction Z 1 (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of z1") \
 	X(P_CTL_X, .symbol = "x_ctl", .name = "Position X (control)", .kind = PK_CONTROL_OUT, .models = PM(BEAD), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of x") \
 	X(P_CTL_Y, .symbol = "y_ctl", .name = "Position Y (control)", .kind = PK_CONTROL_OUT, .models = PM(BEAD), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of y") \
 	X(P_CTL_Z, .symbol = "z_ctl", .name = "Position Z (control)", .kind = PK_CONTROL_OUT, .models = PM(BEAD), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of z") \
 	X(P_CTL_ENERGY, .symbol = "energy_ctl", .name = "Energy (control)", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
-	  .min = 0, .max = PENDULA_ENERGY_OUTPUT_MAX, \
+	  .min = 0, .max = PENDULA_ENERGY_OUTPUT_MAX, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of energy") \
 	X(P_CTL_PIVOT_X, .symbol = "pivot_x_ctl", .name = "Pivot X (control)", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
 	  .min = -10, .max = 10, .unit = PU_M, \
@@ -351,368 +352,494 @@
 	X(P_MIDI_OUT, .symbol = "midi_out", .name = "MIDI out", .kind = PK_ATOM_OUT, .models = PM_ALL, .group = PG_MIDI_OUT, \
 	  .doc = "Incoming MIDI plus control changes from the outputs") \
 	X(P_MIDI_CHANNEL, .symbol = "midi_channel", .name = "MIDI channel", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_MIDI, \
-	  .min = 1, .max = 16, .def = 1, .flags = PF_INTEGER, \
+	  .min = 1, .max = 16, .def = 1, .unit = PU_CHANNEL, .flags = PF_INTEGER, \
 	  .doc = "Channel of the control changes") \
 	X(P_ENERGY_MAX, .symbol = "energy_max", .name = "Energy CC range", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_MIDI, \
-	  .min = 0.01, .max = 10, .def = 1, \
+	  .min = 0.01, .max = 10, .def = 1, .unit = PU_NORM, \
 	  .doc = "Energy mapped to the top of the CC range") \
 	X(P_CC_THETA1, .symbol = "cc_theta1", .name = "CC for angle 1", .kind = PK_CONTROL_IN, .models = PM_EXCEPT(PM_3D), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = 1, .flags = PF_INTEGER, .related = P_OUT_THETA1, \
+	  .min = -1, .max = 127, .def = 1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_THETA1, \
 	  .doc = "Controller number theta1 is sent on (-1 = off)") \
 	X(P_CC_THETA2, .symbol = "cc_theta2", .name = "CC for angle 2", .kind = PK_CONTROL_IN, .models = PM_EXCEPT(PM_3D), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = 2, .flags = PF_INTEGER, .related = P_OUT_THETA2, \
+	  .min = -1, .max = 127, .def = 2, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_THETA2, \
 	  .doc = "Controller number theta2 is sent on (-1 = off)") \
 	X(P_CC_THETA3, .symbol = "cc_theta3", .name = "CC for angle 3", .kind = PK_CONTROL_IN, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_THETA3, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_THETA3, \
 	  .doc = "Controller number theta3 is sent on (-1 = off)") \
 	X(P_CC_THETA4, .symbol = "cc_theta4", .name = "CC for angle 4", .kind = PK_CONTROL_IN, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_THETA4, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_THETA4, \
 	  .doc = "Controller number theta4 is sent on (-1 = off)") \
 	X(P_CC_THETA5, .symbol = "cc_theta5", .name = "CC for angle 5", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_THETA5, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_THETA5, \
 	  .doc = "Controller number theta5 is sent on (-1 = off)") \
 	X(P_CC_THETA6, .symbol = "cc_theta6", .name = "CC for angle 6", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_THETA6, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_THETA6, \
 	  .doc = "Controller number theta6 is sent on (-1 = off)") \
 	X(P_CC_TIP_X, .symbol = "cc_tip_x", .name = "CC for tip X", .kind = PK_CONTROL_IN, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_TIP_X, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_TIP_X, \
 	  .doc = "Controller number tip_x is sent on (-1 = off)") \
 	X(P_CC_TIP_Y, .symbol = "cc_tip_y", .name = "CC for tip Y", .kind = PK_CONTROL_IN, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_TIP_Y, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_TIP_Y, \
 	  .doc = "Controller number tip_y is sent on (-1 = off)") \
 	X(P_CC_TIP_Z, .symbol = "cc_tip_z", .name = "CC for tip Z", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_TIP_Z, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_TIP_Z, \
 	  .doc = "Controller number tip_z is sent on (-1 = off)") \
-	X(P_CC_X1, .symbol = "cc_x1", .name = "CC for direction X", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = 1, .flags = PF_INTEGER, .related = P_OUT_X1, \
+	X(P_CC_X1, .symbol = "cc_x1", .name = "CC for direction X 1", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
+	  .min = -1, .max = 127, .def = 1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_X1, \
 	  .doc = "Controller number x1 is sent on (-1 = off)") \
-	X(P_CC_Y1, .symbol = "cc_y1", .name = "CC for direction Y", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = 2, .flags = PF_INTEGER, .related = P_OUT_Y1, \
+	X(P_CC_Y1, .symbol = "cc_y1", .name = "CC for direction Y 1", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
+	  .min = -1, .max = 127, .def = 2, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Y1, \
 	  .doc = "Controller number y1 is sent on (-1 = off)") \
-	X(P_CC_Z1, .symbol = "cc_z1", .name = "CC for direction Z", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Z1, \
+	X(P_CC_Z1, .symbol = "cc_z1", .name = "CC for direction Z 1", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Z1, \
 	  .doc = "Controller number z1 is sent on (-1 = off)") \
 	X(P_CC_X, .symbol = "cc_x", .name = "CC for position X", .kind = PK_CONTROL_IN, .models = PM(BEAD), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = 1, .flags = PF_INTEGER, .related = P_OUT_X, \
+	  .min = -1, .max = 127, .def = 1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_X, \
 	  .doc = "Controller number x is sent on (-1 = off)") \
 	X(P_CC_Y, .symbol = "cc_y", .name = "CC for position Y", .kind = PK_CONTROL_IN, .models = PM(BEAD), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = 2, .flags = PF_INTEGER, .related = P_OUT_Y, \
+	  .min = -1, .max = 127, .def = 2, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Y, \
 	  .doc = "Controller number y is sent on (-1 = off)") \
 	X(P_CC_Z, .symbol = "cc_z", .name = "CC for position Z", .kind = PK_CONTROL_IN, .models = PM(BEAD), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Z, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Z, \
 	  .doc = "Controller number z is sent on (-1 = off)") \
 	X(P_CC_ENERGY, .symbol = "cc_energy", .name = "CC for energy", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_ENERGY, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_ENERGY, \
 	  .doc = "Controller number energy is sent on (-1 = off)") \
 	X(P_CC_14BIT, .symbol = "cc_14bit", .name = "14-bit CC", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_MIDI, \
-	  .min = 0, .max = 1, .def = 0, .flags = PF_TOGGLED, \
+	  .min = 0, .max = 1, .def = 0, .unit = PU_SWITCH, .flags = PF_TOGGLED, \
 	  .doc = "Send MSB on cc and LSB on cc+32") \
 	X(P_PIVOT_X_SYNC, .symbol = "pivot_x_sync", .name = "Pivot X tempo sync", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_FORCING, \
-	  .min = 0, .max = 21, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
+	  .min = 0, .max = 21, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, \
 	  .doc = "Lock the X forcing to a note value of the host tempo (0 = free)") \
 	X(P_PIVOT_Y_SYNC, .symbol = "pivot_y_sync", .name = "Pivot Y tempo sync", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_FORCING, \
-	  .min = 0, .max = 21, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
+	  .min = 0, .max = 21, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, \
 	  .doc = "Lock the Y forcing to a note value of the host tempo (0 = free)") \
 	X(P_RESET_ON_START, .symbol = "reset_on_start", .name = "Reset on transport start", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_INITIAL, \
-	  .min = 0, .max = 1, .def = 1, .flags = PF_TOGGLED, \
+	  .min = 0, .max = 1, .def = 1, .unit = PU_SWITCH, .flags = PF_TOGGLED, \
 	  .doc = "Restart when the host transport starts rolling") \
 	X(P_CTL_TIME_RATIO, .symbol = "time_ratio", .name = "Time ratio", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
-	  .min = 0, .max = 1, .def = 1, \
+	  .min = 0, .max = 1, .def = 1, .unit = PU_NORM, \
 	  .doc = "Simulated time over time_scale x audio time in the last block: 1 while the engine keeps up, below 1 when its work cap slowed the motion") \
 	X(P_ENERGY_TARGET, .symbol = "energy_target", .name = "Chaos (energy target)", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_ENERGY, \
-	  .min = -1, .max = 4, .def = -1, .flags = PF_UI | PF_UI_FIRST, .param = PP(energy_target), .conv = PC_REAL, \
+	  .min = -1, .max = 4, .def = -1, .unit = PU_NORM, .flags = PF_UI | PF_UI_FIRST, .param = PP(energy_target), .conv = PC_REAL, \
 	  .doc = "Normalised energy a feedback force holds (0 = at rest, 1 = reaches the top; below 0 = off)") \
 	X(P_ENERGY_RATE, .symbol = "energy_rate", .name = "Chaos rate", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_ENERGY, \
 	  .min = 0.01, .max = 10, .def = 0.5, .unit = PU_HZ, .flags = PF_LOG, .param = PP(energy_rate), .conv = PC_REAL, \
 	  .doc = "Rate (1/s of simulated time) at which the energy approaches its target") \
 	X(P_FREEZE, .symbol = "freeze", .name = "Freeze", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PHYSICS, \
-	  .min = 0, .max = 1, .def = 0, .flags = PF_TOGGLED | PF_UI | PF_UI_FIRST, \
+	  .min = 0, .max = 1, .def = 0, .unit = PU_SWITCH, .flags = PF_TOGGLED | PF_UI | PF_UI_FIRST, \
 	  .doc = "Hold the motion and the outputs; release resumes where it stopped") \
 	X(P_OUT_OMEGA1, .symbol = "omega1", .name = "Angular velocity 1", .kind = PK_SIGNAL_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_OMEGA1, .channel = PENDULA_CH_W + 0, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA1, .channel = PENDULA_CH_W + 0, \
 	  .doc = "Angular velocity of body 1 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
 	X(P_OUT_OMEGA2, .symbol = "omega2", .name = "Angular velocity 2", .kind = PK_SIGNAL_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_OMEGA2, .channel = PENDULA_CH_W + 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA2, .channel = PENDULA_CH_W + 1, \
 	  .doc = "Angular velocity of body 2 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
 	X(P_OUT_OMEGA3, .symbol = "omega3", .name = "Angular velocity 3", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_OMEGA3, .channel = PENDULA_CH_W + 2, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA3, .channel = PENDULA_CH_W + 2, \
 	  .doc = "Angular velocity of body 3 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
 	X(P_OUT_OMEGA4, .symbol = "omega4", .name = "Angular velocity 4", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_OMEGA4, .channel = PENDULA_CH_W + 3, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA4, .channel = PENDULA_CH_W + 3, \
 	  .doc = "Angular velocity of body 4 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
 	X(P_OUT_OMEGA5, .symbol = "omega5", .name = "Angular velocity 5", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_OMEGA5, .channel = PENDULA_CH_W + 4, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA5, .channel = PENDULA_CH_W + 4, \
 	  .doc = "Angular velocity of body 5 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
 	X(P_OUT_OMEGA6, .symbol = "omega6", .name = "Angular velocity 6", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_OMEGA6, .channel = PENDULA_CH_W + 5, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA6, .channel = PENDULA_CH_W + 5, \
 	  .doc = "Angular velocity of body 6 divided by its reference rate, clamped to -1..1 (0 beyond N)") \
-	X(P_OUT_X1P, .symbol = "x1", .name = "Direction X", .kind = PK_SIGNAL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_X1P, .channel = PENDULA_CH_X + 0, \
+	X(P_OUT_X1P, .symbol = "x1", .name = "Direction X 1", .kind = PK_SIGNAL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_X1P, .channel = PENDULA_CH_X + 0, \
 	  .doc = "x of the direction of arm or link 1: sin theta1 in the plane (0 beyond N)") \
-	X(P_OUT_Y1P, .symbol = "y1", .name = "Direction Y", .kind = PK_SIGNAL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Y1P, .channel = PENDULA_CH_Y + 0, \
+	X(P_OUT_Y1P, .symbol = "y1", .name = "Direction Y 1", .kind = PK_SIGNAL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Y1P, .channel = PENDULA_CH_Y + 0, \
 	  .doc = "y of the direction of arm or link 1: -cos theta1 in the plane (0 beyond N)") \
 	X(P_OUT_X2, .symbol = "x2", .name = "Direction X 2", .kind = PK_SIGNAL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_X2, .channel = PENDULA_CH_X + 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_X2, .channel = PENDULA_CH_X + 1, \
 	  .doc = "x of the direction of arm or link 2: sin theta2 in the plane (0 beyond N)") \
 	X(P_OUT_Y2, .symbol = "y2", .name = "Direction Y 2", .kind = PK_SIGNAL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Y2, .channel = PENDULA_CH_Y + 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Y2, .channel = PENDULA_CH_Y + 1, \
 	  .doc = "y of the direction of arm or link 2: -cos theta2 in the plane (0 beyond N)") \
 	X(P_OUT_Z2, .symbol = "z2", .name = "Direction Z 2", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Z2, .channel = PENDULA_CH_Z + 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Z2, .channel = PENDULA_CH_Z + 1, \
 	  .doc = "z of the direction of link 2 (a unit vector; 0 beyond N)") \
 	X(P_OUT_X3, .symbol = "x3", .name = "Direction X 3", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_X3, .channel = PENDULA_CH_X + 2, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_X3, .channel = PENDULA_CH_X + 2, \
 	  .doc = "x of the direction of arm or link 3: sin theta3 in the plane (0 beyond N)") \
 	X(P_OUT_Y3, .symbol = "y3", .name = "Direction Y 3", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Y3, .channel = PENDULA_CH_Y + 2, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Y3, .channel = PENDULA_CH_Y + 2, \
 	  .doc = "y of the direction of arm or link 3: -cos theta3 in the plane (0 beyond N)") \
 	X(P_OUT_Z3, .symbol = "z3", .name = "Direction Z 3", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Z3, .channel = PENDULA_CH_Z + 2, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Z3, .channel = PENDULA_CH_Z + 2, \
 	  .doc = "z of the direction of link 3 (a unit vector; 0 beyond N)") \
 	X(P_OUT_X4, .symbol = "x4", .name = "Direction X 4", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_X4, .channel = PENDULA_CH_X + 3, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_X4, .channel = PENDULA_CH_X + 3, \
 	  .doc = "x of the direction of arm or link 4: sin theta4 in the plane (0 beyond N)") \
 	X(P_OUT_Y4, .symbol = "y4", .name = "Direction Y 4", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Y4, .channel = PENDULA_CH_Y + 3, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Y4, .channel = PENDULA_CH_Y + 3, \
 	  .doc = "y of the direction of arm or link 4: -cos theta4 in the plane (0 beyond N)") \
 	X(P_OUT_Z4, .symbol = "z4", .name = "Direction Z 4", .kind = PK_SIGNAL_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Z4, .channel = PENDULA_CH_Z + 3, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Z4, .channel = PENDULA_CH_Z + 3, \
 	  .doc = "z of the direction of link 4 (a unit vector; 0 beyond N)") \
 	X(P_OUT_X5, .symbol = "x5", .name = "Direction X 5", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_X5, .channel = PENDULA_CH_X + 4, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_X5, .channel = PENDULA_CH_X + 4, \
 	  .doc = "x of the direction of arm or link 5: sin theta5 in the plane (0 beyond N)") \
 	X(P_OUT_Y5, .symbol = "y5", .name = "Direction Y 5", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Y5, .channel = PENDULA_CH_Y + 4, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Y5, .channel = PENDULA_CH_Y + 4, \
 	  .doc = "y of the direction of arm or link 5: -cos theta5 in the plane (0 beyond N)") \
 	X(P_OUT_X6, .symbol = "x6", .name = "Direction X 6", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_X6, .channel = PENDULA_CH_X + 5, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_X6, .channel = PENDULA_CH_X + 5, \
 	  .doc = "x of the direction of arm or link 6: sin theta6 in the plane (0 beyond N)") \
 	X(P_OUT_Y6, .symbol = "y6", .name = "Direction Y 6", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_Y6, .channel = PENDULA_CH_Y + 5, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_Y6, .channel = PENDULA_CH_Y + 5, \
 	  .doc = "y of the direction of arm or link 6: -cos theta6 in the plane (0 beyond N)") \
 	X(P_OUT_VX, .symbol = "vx", .name = "Velocity X", .kind = PK_SIGNAL_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_VX, .channel = PENDULA_CH_W + 0, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_VX, .channel = PENDULA_CH_W + 0, \
 	  .doc = "Velocity x of the bead divided by sqrt(2 D / m), clamped to -1..1") \
 	X(P_OUT_VY, .symbol = "vy", .name = "Velocity Y", .kind = PK_SIGNAL_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_VY, .channel = PENDULA_CH_W + 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_VY, .channel = PENDULA_CH_W + 1, \
 	  .doc = "Velocity y of the bead divided by sqrt(2 D / m), clamped to -1..1") \
 	X(P_OUT_VZ, .symbol = "vz", .name = "Velocity Z", .kind = PK_SIGNAL_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_VZ, .channel = PENDULA_CH_W + 2, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_VZ, .channel = PENDULA_CH_W + 2, \
 	  .doc = "Velocity z of the bead divided by sqrt(2 D / m), clamped to -1..1") \
 	X(P_CTL_OMEGA1, .symbol = "omega1_ctl", .name = "Angular velocity 1 (control)", .kind = PK_CONTROL_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of omega1") \
 	X(P_CTL_OMEGA2, .symbol = "omega2_ctl", .name = "Angular velocity 2 (control)", .kind = PK_CONTROL_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of omega2") \
 	X(P_CTL_OMEGA3, .symbol = "omega3_ctl", .name = "Angular velocity 3 (control)", .kind = PK_CONTROL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of omega3") \
 	X(P_CTL_OMEGA4, .symbol = "omega4_ctl", .name = "Angular velocity 4 (control)", .kind = PK_CONTROL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of omega4") \
 	X(P_CTL_OMEGA5, .symbol = "omega5_ctl", .name = "Angular velocity 5 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of omega5") \
 	X(P_CTL_OMEGA6, .symbol = "omega6_ctl", .name = "Angular velocity 6 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of omega6") \
-	X(P_CTL_X1P, .symbol = "x1_ctl", .name = "Direction X (control)", .kind = PK_CONTROL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	X(P_CTL_X1P, .symbol = "x1_ctl", .name = "Direction X 1 (control)", .kind = PK_CONTROL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_READOUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of x1") \
-	X(P_CTL_Y1P, .symbol = "y1_ctl", .name = "Direction Y (control)", .kind = PK_CONTROL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	X(P_CTL_Y1P, .symbol = "y1_ctl", .name = "Direction Y 1 (control)", .kind = PK_CONTROL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_READOUTS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of y1") \
 	X(P_CTL_X2, .symbol = "x2_ctl", .name = "Direction X 2 (control)", .kind = PK_CONTROL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of x2") \
 	X(P_CTL_Y2, .symbol = "y2_ctl", .name = "Direction Y 2 (control)", .kind = PK_CONTROL_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of y2") \
 	X(P_CTL_Z2, .symbol = "z2_ctl", .name = "Direction Z 2 (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of z2") \
 	X(P_CTL_X3, .symbol = "x3_ctl", .name = "Direction X 3 (control)", .kind = PK_CONTROL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of x3") \
 	X(P_CTL_Y3, .symbol = "y3_ctl", .name = "Direction Y 3 (control)", .kind = PK_CONTROL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of y3") \
 	X(P_CTL_Z3, .symbol = "z3_ctl", .name = "Direction Z 3 (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of z3") \
 	X(P_CTL_X4, .symbol = "x4_ctl", .name = "Direction X 4 (control)", .kind = PK_CONTROL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of x4") \
 	X(P_CTL_Y4, .symbol = "y4_ctl", .name = "Direction Y 4 (control)", .kind = PK_CONTROL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of y4") \
 	X(P_CTL_Z4, .symbol = "z4_ctl", .name = "Direction Z 4 (control)", .kind = PK_CONTROL_OUT, .models = PM(SPHERICAL), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of z4") \
 	X(P_CTL_X5, .symbol = "x5_ctl", .name = "Direction X 5 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of x5") \
 	X(P_CTL_Y5, .symbol = "y5_ctl", .name = "Direction Y 5 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of y5") \
 	X(P_CTL_X6, .symbol = "x6_ctl", .name = "Direction X 6 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of x6") \
 	X(P_CTL_Y6, .symbol = "y6_ctl", .name = "Direction Y 6 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of y6") \
 	X(P_CTL_VX, .symbol = "vx_ctl", .name = "Velocity X (control)", .kind = PK_CONTROL_OUT, .models = PM(BEAD), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of vx") \
 	X(P_CTL_VY, .symbol = "vy_ctl", .name = "Velocity Y (control)", .kind = PK_CONTROL_OUT, .models = PM(BEAD), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of vy") \
 	X(P_CTL_VZ, .symbol = "vz_ctl", .name = "Velocity Z (control)", .kind = PK_CONTROL_OUT, .models = PM(BEAD), .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of vz") \
 	X(P_CC_OMEGA1, .symbol = "cc_omega1", .name = "CC for angular velocity 1", .kind = PK_CONTROL_IN, .models = PM_EXCEPT(PM(BEAD)), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_OMEGA1, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_OMEGA1, \
 	  .doc = "Controller number omega1 is sent on (-1 = off)") \
 	X(P_CC_OMEGA2, .symbol = "cc_omega2", .name = "CC for angular velocity 2", .kind = PK_CONTROL_IN, .models = PM_EXCEPT(PM(BEAD)), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_OMEGA2, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_OMEGA2, \
 	  .doc = "Controller number omega2 is sent on (-1 = off)") \
 	X(P_CC_OMEGA3, .symbol = "cc_omega3", .name = "CC for angular velocity 3", .kind = PK_CONTROL_IN, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_OMEGA3, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_OMEGA3, \
 	  .doc = "Controller number omega3 is sent on (-1 = off)") \
 	X(P_CC_OMEGA4, .symbol = "cc_omega4", .name = "CC for angular velocity 4", .kind = PK_CONTROL_IN, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_OMEGA4, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_OMEGA4, \
 	  .doc = "Controller number omega4 is sent on (-1 = off)") \
 	X(P_CC_OMEGA5, .symbol = "cc_omega5", .name = "CC for angular velocity 5", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_OMEGA5, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_OMEGA5, \
 	  .doc = "Controller number omega5 is sent on (-1 = off)") \
 	X(P_CC_OMEGA6, .symbol = "cc_omega6", .name = "CC for angular velocity 6", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_OMEGA6, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_OMEGA6, \
 	  .doc = "Controller number omega6 is sent on (-1 = off)") \
-	X(P_CC_X1P, .symbol = "cc_x1", .name = "CC for direction X", .kind = PK_CONTROL_IN, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_X1P, \
+	X(P_CC_X1P, .symbol = "cc_x1", .name = "CC for direction X 1", .kind = PK_CONTROL_IN, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_MIDI, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_X1P, \
 	  .doc = "Controller number x1 is sent on (-1 = off)") \
-	X(P_CC_Y1P, .symbol = "cc_y1", .name = "CC for direction Y", .kind = PK_CONTROL_IN, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Y1P, \
+	X(P_CC_Y1P, .symbol = "cc_y1", .name = "CC for direction Y 1", .kind = PK_CONTROL_IN, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_MIDI, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Y1P, \
 	  .doc = "Controller number y1 is sent on (-1 = off)") \
 	X(P_CC_X2, .symbol = "cc_x2", .name = "CC for direction X 2", .kind = PK_CONTROL_IN, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_X2, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_X2, \
 	  .doc = "Controller number x2 is sent on (-1 = off)") \
 	X(P_CC_Y2, .symbol = "cc_y2", .name = "CC for direction Y 2", .kind = PK_CONTROL_IN, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Y2, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Y2, \
 	  .doc = "Controller number y2 is sent on (-1 = off)") \
 	X(P_CC_Z2, .symbol = "cc_z2", .name = "CC for direction Z 2", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Z2, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Z2, \
 	  .doc = "Controller number z2 is sent on (-1 = off)") \
 	X(P_CC_X3, .symbol = "cc_x3", .name = "CC for direction X 3", .kind = PK_CONTROL_IN, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_X3, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_X3, \
 	  .doc = "Controller number x3 is sent on (-1 = off)") \
 	X(P_CC_Y3, .symbol = "cc_y3", .name = "CC for direction Y 3", .kind = PK_CONTROL_IN, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Y3, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Y3, \
 	  .doc = "Controller number y3 is sent on (-1 = off)") \
 	X(P_CC_Z3, .symbol = "cc_z3", .name = "CC for direction Z 3", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Z3, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Z3, \
 	  .doc = "Controller number z3 is sent on (-1 = off)") \
 	X(P_CC_X4, .symbol = "cc_x4", .name = "CC for direction X 4", .kind = PK_CONTROL_IN, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_X4, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_X4, \
 	  .doc = "Controller number x4 is sent on (-1 = off)") \
 	X(P_CC_Y4, .symbol = "cc_y4", .name = "CC for direction Y 4", .kind = PK_CONTROL_IN, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Y4, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Y4, \
 	  .doc = "Controller number y4 is sent on (-1 = off)") \
 	X(P_CC_Z4, .symbol = "cc_z4", .name = "CC for direction Z 4", .kind = PK_CONTROL_IN, .models = PM(SPHERICAL), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Z4, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Z4, \
 	  .doc = "Controller number z4 is sent on (-1 = off)") \
 	X(P_CC_X5, .symbol = "cc_x5", .name = "CC for direction X 5", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_X5, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_X5, \
 	  .doc = "Controller number x5 is sent on (-1 = off)") \
 	X(P_CC_Y5, .symbol = "cc_y5", .name = "CC for direction Y 5", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Y5, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Y5, \
 	  .doc = "Controller number y5 is sent on (-1 = off)") \
 	X(P_CC_X6, .symbol = "cc_x6", .name = "CC for direction X 6", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_X6, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_X6, \
 	  .doc = "Controller number x6 is sent on (-1 = off)") \
 	X(P_CC_Y6, .symbol = "cc_y6", .name = "CC for direction Y 6", .kind = PK_CONTROL_IN, .models = PM(CHAIN), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_Y6, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_Y6, \
 	  .doc = "Controller number y6 is sent on (-1 = off)") \
 	X(P_CC_VX, .symbol = "cc_vx", .name = "CC for velocity X", .kind = PK_CONTROL_IN, .models = PM(BEAD), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_VX, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_VX, \
 	  .doc = "Controller number vx is sent on (-1 = off)") \
 	X(P_CC_VY, .symbol = "cc_vy", .name = "CC for velocity Y", .kind = PK_CONTROL_IN, .models = PM(BEAD), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_VY, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_VY, \
 	  .doc = "Controller number vy is sent on (-1 = off)") \
 	X(P_CC_VZ, .symbol = "cc_vz", .name = "CC for velocity Z", .kind = PK_CONTROL_IN, .models = PM(BEAD), .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_VZ, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_VZ, \
 	  .doc = "Controller number vz is sent on (-1 = off)") \
 	X(P_OUT_FLIPS, .symbol = "flips", .name = "Flips", .kind = PK_SIGNAL_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_FLIPS, .channel = PENDULA_CH_FLIPS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_FLIPS, .channel = PENDULA_CH_FLIPS, \
 	  .doc = "Pulse of 1 ms when an arm passes over the top: +1 in the positive direction, -1 in the negative") \
 	X(P_OUT_SWINGS, .symbol = "swings", .name = "Swings", .kind = PK_SIGNAL_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
-	  .min = -1, .max = 1, .related = P_CTL_SWINGS, .channel = PENDULA_CH_SWINGS, \
+	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_SWINGS, .channel = PENDULA_CH_SWINGS, \
 	  .doc = "Pulse of 1 ms when an arm passes through the bottom: +1 in the positive direction, -1 in the negative") \
 	X(P_CTL_FLIPS, .symbol = "flips_ctl", .name = "Flips (control)", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of flips") \
 	X(P_CTL_SWINGS, .symbol = "swings_ctl", .name = "Swings (control)", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of swings") \
 	X(P_CC_FLIPS, .symbol = "cc_flips", .name = "CC for flips", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_FLIPS, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_FLIPS, \
 	  .doc = "Controller number flips is sent on (-1 = off)") \
 	X(P_CC_SWINGS, .symbol = "cc_swings", .name = "CC for swings", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_MIDI, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, .related = P_OUT_SWINGS, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_CC, .flags = PF_INTEGER, .related = P_OUT_SWINGS, \
 	  .doc = "Controller number swings is sent on (-1 = off)") \
 	X(P_NOTE_FLIP, .symbol = "note_flip", .name = "Flip note", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_NOTE, .flags = PF_INTEGER, \
 	  .doc = "MIDI note played when body 1 flips; body k plays this + k - 1 (-1 = off)") \
 	X(P_NOTE_SWING, .symbol = "note_swing", .name = "Swing note", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
-	  .min = -1, .max = 127, .def = -1, .flags = PF_INTEGER, \
+	  .min = -1, .max = 127, .def = -1, .unit = PU_NOTE, .flags = PF_INTEGER, \
 	  .doc = "MIDI note played when body 1 swings through the bottom; body k plays this + k - 1 (-1 = off)") \
 	X(P_NOTE_LENGTH, .symbol = "note_length", .name = "Note length", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
 	  .min = 1, .max = 5000, .def = 100, .unit = PU_MS, .flags = PF_LOG, \
 	  .doc = "Milliseconds from a note-on to its note-off") \
 	X(P_MEM_SLOT, .symbol = "mem_slot", .name = "Memory slot", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
-	  .min = 1, .max = 8, .def = 1, .flags = PF_INTEGER, \
+	  .min = 1, .max = 8, .def = 1, .unit = PU_SLOT, .flags = PF_INTEGER, \
 	  .doc = "The memory that mem_store and mem_recall use") \
 	X(P_MEM_STORE, .symbol = "mem_store", .name = "Store memory", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
-	  .min = 0, .max = 1, .def = 0, .flags = PF_TOGGLED | PF_TRIGGER, \
+	  .min = 0, .max = 1, .def = 0, .unit = PU_SWITCH, .flags = PF_TOGGLED | PF_TRIGGER, \
 	  .doc = "A rising edge stores the motion of this frame in the memory slot") \
 	X(P_MEM_RECALL, .symbol = "mem_recall", .name = "Recall memory", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
-	  .min = 0, .max = 1, .def = 0, .flags = PF_TOGGLED | PF_TRIGGER, \
+	  .min = 0, .max = 1, .def = 0, .unit = PU_SWITCH, .flags = PF_TOGGLED | PF_TRIGGER, \
 	  .doc = "A rising edge puts the motion stored in the memory slot back") \
 	X(P_MEM_GLIDE, .symbol = "mem_glide", .name = "Recall glide", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
 	  .min = 0, .max = 1000, .def = 10, .unit = PU_MS, \
 	  .doc = "Milliseconds over which the outputs cross-fade to a recalled motion") \
 	X(P_MEM_NOTE, .symbol = "mem_note", .name = "Memory note", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
-	  .min = -1, .max = 120, .def = -1, .flags = PF_INTEGER, \
+	  .min = -1, .max = 120, .def = -1, .unit = PU_NOTE, .flags = PF_INTEGER, \
 	  .doc = "MIDI note that recalls memory 1; the next seven recall memories 2 to 8 (-1 = off)") \
 	X(P_PLUCK_ENERGY, .symbol = "pluck_energy", .name = "Pluck energy", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
-	  .min = 0, .max = 2, .def = 0, \
+	  .min = 0, .max = 2, .def = 0, .unit = PU_NORM, \
 	  .doc = "Normalised energy a note-on of velocity 127 adds to the motion (0 = off)") \
 	X(P_DRIVE, .symbol = "drive", .name = "Drive", .kind = PK_SIGNAL_IN, .models = PM_ALL, .group = PG_DRIVE, \
-	  .min = -1, .max = 1, \
+	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Signal added to the pivot's acceleration, times drive_gain (unconnected: silence)") \
 	X(P_DRIVE_GAIN, .symbol = "drive_gain", .name = "Drive gain", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
 	  .min = 0, .max = 20, .def = 0, .unit = PU_G, .flags = PF_SMOOTH, .param = PP(drive_gain), .conv = PC_REAL, \
 	  .doc = "Pivot acceleration per unit of the drive signal, in units of the set gravity (0 = off)") \
 	X(P_DRIVE_AXIS, .symbol = "drive_axis", .name = "Drive axis", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
-	  .min = 0, .max = 2, .def = 0, .flags = PF_INTEGER | PF_ENUM, .param = PP(drive_axis), .conv = PC_INT, \
+	  .min = 0, .max = 2, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, .param = PP(drive_axis), .conv = PC_INT, \
 	  .doc = "Direction the drive shakes the pivot in") \
 	X(P_NOTE_SCALE, .symbol = "note_scale", .name = "Note scale", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
-	  .min = 0, .max = 7, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
+	  .min = 0, .max = 7, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, \
 	  .doc = "Fixed pitches, or the scale the event notes take their pitch from") \
 	X(P_NOTE_ROOT, .symbol = "note_root", .name = "Scale root", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
-	  .min = 0, .max = 11, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
+	  .min = 0, .max = 11, .def = 0, .unit = PU_SEMITONE, .flags = PF_INTEGER | PF_ENUM, \
 	  .doc = "Root of the scale (C = 0)") \
 	X(P_NOTE_LOW, .symbol = "note_low", .name = "Lowest note", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
-	  .min = 0, .max = 127, .def = 36, .flags = PF_INTEGER, \
+	  .min = 0, .max = 127, .def = 36, .unit = PU_NOTE, .flags = PF_INTEGER, \
 	  .doc = "Lowest MIDI note of a scale's range") \
 	X(P_NOTE_HIGH, .symbol = "note_high", .name = "Highest note", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
-	  .min = 0, .max = 127, .def = 84, .flags = PF_INTEGER, \
+	  .min = 0, .max = 127, .def = 84, .unit = PU_NOTE, .flags = PF_INTEGER, \
 	  .doc = "Highest MIDI note of a scale's range") \
 	X(P_NOTE_GRID, .symbol = "note_grid", .name = "Note grid", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
-	  .min = 0, .max = 4, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
-	  .doc = "Event notes start on this grid of the host's beat (off: at once)")
+	  .min = 0, .max = 4, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, \
+	  .doc = "Event notes start on this grid of the host's beat (off: at once)") \
+	X(P_VOLTS_THETA1, .symbol = "theta1_volts", .name = "Angle 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM_3D), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA1, \
+	  .doc = "theta1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA2, .symbol = "theta2_volts", .name = "Angle 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM_3D), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA2, \
+	  .doc = "theta2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA3, .symbol = "theta3_volts", .name = "Angle 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA3, \
+	  .doc = "theta3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA4, .symbol = "theta4_volts", .name = "Angle 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA4, \
+	  .doc = "theta4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA5, .symbol = "theta5_volts", .name = "Angle 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA5, \
+	  .doc = "theta5 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_THETA6, .symbol = "theta6_volts", .name = "Angle 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_THETA6, \
+	  .doc = "theta6 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_TIP_X, .symbol = "tip_x_volts", .name = "Tip X (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_TIP_X, \
+	  .doc = "tip_x scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_TIP_Y, .symbol = "tip_y_volts", .name = "Tip Y (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_TIP_Y, \
+	  .doc = "tip_y scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_TIP_Z, .symbol = "tip_z_volts", .name = "Tip Z (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_TIP_Z, \
+	  .doc = "tip_z scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X1, .symbol = "x1_volts", .name = "Direction X 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X1, \
+	  .doc = "x1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y1, .symbol = "y1_volts", .name = "Direction Y 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y1, \
+	  .doc = "y1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z1, .symbol = "z1_volts", .name = "Direction Z 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z1, \
+	  .doc = "z1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X, .symbol = "x_volts", .name = "Position X (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X, \
+	  .doc = "x scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y, .symbol = "y_volts", .name = "Position Y (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y, \
+	  .doc = "y scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z, .symbol = "z_volts", .name = "Position Z (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z, \
+	  .doc = "z scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_ENERGY, .symbol = "energy_volts", .name = "Energy (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = 0, .max = 10, .unit = PU_VOLT, .related = P_OUT_ENERGY, \
+	  .doc = "energy over energy_max (its CC range) as 0 to 10 V, clipped (a MOD CV port)") \
+	X(P_VOLTS_OMEGA1, .symbol = "omega1_volts", .name = "Angular velocity 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA1, \
+	  .doc = "omega1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA2, .symbol = "omega2_volts", .name = "Angular velocity 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA2, \
+	  .doc = "omega2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA3, .symbol = "omega3_volts", .name = "Angular velocity 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA3, \
+	  .doc = "omega3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA4, .symbol = "omega4_volts", .name = "Angular velocity 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA4, \
+	  .doc = "omega4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA5, .symbol = "omega5_volts", .name = "Angular velocity 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA5, \
+	  .doc = "omega5 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_OMEGA6, .symbol = "omega6_volts", .name = "Angular velocity 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA6, \
+	  .doc = "omega6 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X1P, .symbol = "x1_volts", .name = "Direction X 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X1P, \
+	  .doc = "x1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y1P, .symbol = "y1_volts", .name = "Direction Y 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y1P, \
+	  .doc = "y1 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X2, .symbol = "x2_volts", .name = "Direction X 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X2, \
+	  .doc = "x2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y2, .symbol = "y2_volts", .name = "Direction Y 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM(DOUBLE) | PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y2, \
+	  .doc = "y2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z2, .symbol = "z2_volts", .name = "Direction Z 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z2, \
+	  .doc = "z2 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X3, .symbol = "x3_volts", .name = "Direction X 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X3, \
+	  .doc = "x3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y3, .symbol = "y3_volts", .name = "Direction Y 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y3, \
+	  .doc = "y3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z3, .symbol = "z3_volts", .name = "Direction Z 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z3, \
+	  .doc = "z3 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X4, .symbol = "x4_volts", .name = "Direction X 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X4, \
+	  .doc = "x4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y4, .symbol = "y4_volts", .name = "Direction Y 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y4, \
+	  .doc = "y4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Z4, .symbol = "z4_volts", .name = "Direction Z 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(SPHERICAL), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Z4, \
+	  .doc = "z4 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X5, .symbol = "x5_volts", .name = "Direction X 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X5, \
+	  .doc = "x5 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y5, .symbol = "y5_volts", .name = "Direction Y 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y5, \
+	  .doc = "y5 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_X6, .symbol = "x6_volts", .name = "Direction X 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_X6, \
+	  .doc = "x6 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_Y6, .symbol = "y6_volts", .name = "Direction Y 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_Y6, \
+	  .doc = "y6 scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_VX, .symbol = "vx_volts", .name = "Velocity X (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_VX, \
+	  .doc = "vx scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_VY, .symbol = "vy_volts", .name = "Velocity Y (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_VY, \
+	  .doc = "vy scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_VZ, .symbol = "vz_volts", .name = "Velocity Z (V)", .kind = PK_MOD_CV_OUT, .models = PM(BEAD), .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_VZ, \
+	  .doc = "vz scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_FLIPS, .symbol = "flips_volts", .name = "Flips (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_FLIPS, \
+	  .doc = "flips scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_VOLTS_SWINGS, .symbol = "swings_volts", .name = "Swings (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_SWINGS, \
+	  .doc = "swings scaled from its range onto -5 to 5 V (a MOD CV port)")
 // clang-format on
 
 #endif

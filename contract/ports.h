@@ -31,6 +31,16 @@
 #define PENDULA_URI_BASE "https://pendula.invalid/plugins/pendula#"
 #define PENDULA_UI_URI   PENDULA_URI_BASE "ui"
 
+/* The plugins' lv2:minorVersion and lv2:microVersion (the major version is
+ * in the URIs).  LV2's rule, which MOD and lv2lint follow: an odd minor or
+ * micro version is a development version, minor 0 an experimental one
+ * (MOD lists it so); hosts keep the higher of two copies of a plugin.
+ * Even numbers: the port table is a stable contract (docs/PORTS.md), and
+ * 2.0 is the first version that says so.  A release that changes the
+ * plugins raises them (docs/DEVELOPMENT.md, "Plugin version"). */
+#define PENDULA_LV2_MINOR_VERSION 2
+#define PENDULA_LV2_MICRO_VERSION 0
+
 /* Plugins: variant = 2 model + cv. */
 typedef int pendula_variant;
 #define PENDULA_N_VARIANTS (2 * PENDULA_N_MODELS)
@@ -54,7 +64,11 @@ typedef enum {
 	PK_SIGNAL_OUT, /* lv2:AudioPort in the audio variants, lv2:CVPort (optional) in -cv */
 	PK_SIGNAL_IN,  /* lv2:AudioPort in the audio variants, lv2:CVPort (optional) in -cv */
 	PK_ATOM_IN,    /* time:Position and MIDI */
-	PK_ATOM_OUT    /* MIDI */
+	PK_ATOM_OUT,   /* MIDI */
+	/* -cv only (absent from the audio variants): a signal output (.related)
+	 * in volts on one of MOD's CV ranges, an lv2:CVPort and mod:CVPort,
+	 * optional (docs/HOSTS.md, "MOD") */
+	PK_MOD_CV_OUT
 } pendula_port_kind;
 
 /* Port property flags */
@@ -420,15 +434,23 @@ static inline void pendula_port_range(pendula_variant v, pendula_port_id id, flo
 	pendula_model_port_range(pendula_variant_model(v), id, min, max);
 }
 
+/* Whether a variant has a port: its model has the row, and a MOD CV
+ * output only in the -cv variant (those rows are at the end of the table,
+ * so the audio variants' indices are those of the model's rows). */
+static inline int pendula_port_in_variant(pendula_variant v, int id)
+{
+	return (pendula_ports[id].models & pendula_variant_model_mask(v)) &&
+	       (pendula_ports[id].kind != PK_MOD_CV_OUT || pendula_variant_is_cv(v));
+}
+
 /* Port index of a global id in a variant, or -1 if the variant lacks it. */
 static inline int pendula_port_index(pendula_variant v, pendula_port_id id)
 {
-	unsigned mask = pendula_variant_model_mask(v);
 	int index = 0;
-	if (!(pendula_ports[id].models & mask))
+	if (!pendula_port_in_variant(v, (int)id))
 		return -1;
 	for (int i = 0; i < (int)id; ++i)
-		if (pendula_ports[i].models & mask)
+		if (pendula_port_in_variant(v, i))
 			++index;
 	return index;
 }
@@ -436,10 +458,9 @@ static inline int pendula_port_index(pendula_variant v, pendula_port_id id)
 /* Global id of a variant's port index, or -1 if out of range. */
 static inline int pendula_port_id_at(pendula_variant v, uint32_t index)
 {
-	unsigned mask = pendula_variant_model_mask(v);
 	uint32_t seen = 0;
 	for (int i = 0; i < PENDULA_N_PORT_IDS; ++i)
-		if (pendula_ports[i].models & mask) {
+		if (pendula_port_in_variant(v, i)) {
 			if (seen == index)
 				return i;
 			++seen;
@@ -449,10 +470,9 @@ static inline int pendula_port_id_at(pendula_variant v, uint32_t index)
 
 static inline uint32_t pendula_port_count(pendula_variant v)
 {
-	unsigned mask = pendula_variant_model_mask(v);
 	uint32_t n = 0;
 	for (int i = 0; i < PENDULA_N_PORT_IDS; ++i)
-		if (pendula_ports[i].models & mask)
+		if (pendula_port_in_variant(v, i))
 			++n;
 	return n;
 }

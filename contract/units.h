@@ -10,7 +10,10 @@
 
 #include <stddef.h>
 
-/* Units: a units: URI suffix, or one of the custom units the generator defines */
+/* Units: a units: URI suffix, or one of the custom units the generator
+ * defines.  Every control and signal port has one (lv2lint's note on a port
+ * without units:unit, docs/DEVELOPMENT.md "lv2lint"): a pure number takes
+ * units:coef, a count, choice or switch a custom unit that says what it is. */
 typedef enum {
 	PU_NONE,
 	PU_COEF,      /* units:coef */
@@ -26,11 +29,23 @@ typedef enum {
 	PU_RAD_PER_M, /* custom: rad/m */
 	PU_MS,        /* units:ms */
 	PU_G,         /* custom: multiples of the set gravity */
+	PU_HALF_TURN, /* custom: pi radians (an angle divided by pi) */
+	PU_NORM,      /* units:coef, a normalised quantity (docs/MODELS.md says of what) */
+	PU_NOTE,      /* units:midiNote */
+	PU_SEMITONE,  /* units:semitone12TET */
+	PU_CC,        /* custom: a MIDI controller number */
+	PU_CHANNEL,   /* custom: a MIDI channel */
+	PU_BODIES,    /* custom: a number of bodies */
+	PU_LINKS,     /* custom: a number of links */
+	PU_SLOT,      /* custom: a memory slot */
+	PU_CHOICE,    /* custom: one of an enumeration's scale points */
+	PU_SWITCH,    /* custom: a switch or trigger, 0 off, 1 on */
+	PU_VOLT,      /* mod:volts, MOD's unit of a CV port */
 	PENDULA_N_UNITS
 } pendula_unit;
 
 typedef struct {
-	const char *uri;     /* units: suffix, or NULL for a custom unit */
+	const char *uri;     /* units: suffix, a prefixed name, or NULL for a custom unit */
 	const char *label;   /* a custom unit's rdfs:label (NULL for the others) */
 	const char *symbol;  /* units:symbol and units:render of a custom unit;
 	                        the unit column of docs/PORTS.md */
@@ -54,6 +69,18 @@ static const pendula_unit_info pendula_units[] = {
 	[PU_RAD_PER_M] = {NULL, "radian per metre", "rad/m", "rad/m"},
 	[PU_MS] =        {"ms", NULL, "ms", "ms"},
 	[PU_G] =         {NULL, "times gravity", "g", "g"},
+	[PU_HALF_TURN] = {NULL, "half turn", "π rad", "π rad"},
+	[PU_NORM] =      {"coef", NULL, "×", ""},
+	[PU_NOTE] =      {"midiNote", NULL, "note", ""},
+	[PU_SEMITONE] =  {"semitone12TET", NULL, "semitones", ""},
+	[PU_CC] =        {NULL, "MIDI controller number", "CC", ""},
+	[PU_CHANNEL] =   {NULL, "MIDI channel", "ch", ""},
+	[PU_BODIES] =    {NULL, "body", "bodies", ""},
+	[PU_LINKS] =     {NULL, "link", "links", ""},
+	[PU_SLOT] =      {NULL, "memory slot", "slot", ""},
+	[PU_CHOICE] =    {NULL, "choice", "", ""},
+	[PU_SWITCH] =    {NULL, "switch", "", ""},
+	[PU_VOLT] =      {"mod:volts", NULL, "V", "V"},
 };
 // clang-format on
 _Static_assert(sizeof pendula_units / sizeof pendula_units[0] == PENDULA_N_UNITS,

@@ -249,6 +249,7 @@ void lv2th_connect(LilvInstance *inst, pendula_variant v, float *control, float 
 			break;
 		case PK_SIGNAL_OUT:
 		case PK_SIGNAL_IN:
+		case PK_MOD_CV_OUT: /* (optional: NULL unless the caller has a buffer) */
 			data = signal ? signal[id] : NULL;
 			break;
 		case PK_ATOM_IN:

@@ -34,6 +34,7 @@
 #include "inline_display.h"
 #include "memory.h"
 #include "midi_cc.h"
+#include "mod_cv.h"
 #include "notes.h"
 #include "pluck.h"
 #include "pendula_engine.h"
@@ -117,12 +118,16 @@ typedef struct {
 	/* Port buffers by global port id (NULL: not connected; a control
 	 * input not connected reads its default, see controls.h). */
 	void *port[PENDULA_N_PORT_IDS];
+	/* The host's own buffers by id: port[] differs for a signal the host
+	 * leaves unconnected while its MOD CV output is connected (mod_cv.h). */
+	void *host[PENDULA_N_PORT_IDS];
 	/* Port index -> global id, for this variant. */
 	int16_t id_of_index[PENDULA_N_PORT_IDS];
 	uint32_t n_ports;
 
 	pendula_controls ctl;    /* control inputs, smoothers (controls.c) */
 	pendula_routing route;   /* signal and control outputs (routing.c) */
+	pendula_mod_cv mod_cv;   /* the -cv plugins' MOD CV outputs (mod_cv.c) */
 	pendula_notes notes;     /* pulses and notes (notes.c) */
 	pendula_tempo_sync sync; /* transport, tempo-synced forcing (tempo_sync.c) */
 
@@ -519,6 +524,7 @@ static void run_frozen(Pendula *self, uint32_t n_samples)
 	midi_end(self);
 	self->pluck_pending = 0.0; /* frozen: the motion holds, notes do not pluck */
 	pendula_freeze_hold(&self->route, self->port, n_samples);
+	pendula_mod_cv_write(&self->mod_cv, self->port, self->ctl.control[P_ENERGY_MAX], n_samples);
 	pendula_routing_write_controls(&self->route, self->port, self->engine);
 	time_ratio_end(self, n_samples);
 }
@@ -608,6 +614,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 	/* (the notes of an empty block, or past its end, pluck at the next
 	 * frame) */
 	midi_end(self);
+	pendula_mod_cv_write(&self->mod_cv, self->port, self->ctl.control[P_ENERGY_MAX], n_samples);
 	/* the control outputs and the inline display read parts of the last
 	 * frame (pendula_engine_last_pose: the pivot, the pose) */
 	pendula_routing_write_controls(&self->route, self->port, self->engine);
@@ -806,6 +813,7 @@ static void ports_from_table(Pendula *self)
 		self->port[self->ctl.control_in[i]] =
 		    pendula_controls_connect(&self->ctl, self->ctl.control_in[i], NULL);
 	pendula_routing_init(&self->route, v);
+	pendula_mod_cv_init(&self->mod_cv, v);
 	pendula_notes_init(&self->notes, self->sample_rate);
 }
 
@@ -878,13 +886,29 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	return (LV2_Handle)self;
 }
 
+static void set_port(Pendula *self, pendula_port_id id, void *buf)
+{
+	if (self->port[id] != buf) {
+		self->port[id] = buf;
+		pendula_routing_ports_changed(&self->route); /* route again */
+	}
+}
+
 static void connect_port(LV2_Handle instance, uint32_t index, void *data)
 {
 	Pendula *self = (Pendula *)instance;
-	if (index < self->n_ports && self->port[self->id_of_index[index]] != data) {
-		const pendula_port_id id = (pendula_port_id)self->id_of_index[index];
-		self->port[id] = pendula_controls_connect(&self->ctl, id, data);
-		pendula_routing_ports_changed(&self->route); /* route again */
+	if (index >= self->n_ports)
+		return;
+	const pendula_port_id id = (pendula_port_id)self->id_of_index[index];
+	const pendula_port_kind kind = pendula_ports[id].kind;
+	self->host[id] = data;
+	void *buf = pendula_controls_connect(&self->ctl, id, data);
+	if (kind == PK_SIGNAL_OUT)
+		buf = pendula_mod_cv_signal_buffer(&self->mod_cv, self->host, id);
+	set_port(self, id, buf);
+	if (kind == PK_MOD_CV_OUT) { /* its signal goes where it goes */
+		const pendula_port_id s = (pendula_port_id)pendula_ports[id].related;
+		set_port(self, s, pendula_mod_cv_signal_buffer(&self->mod_cv, self->host, s));
 	}
 }
 

@@ -20,7 +20,20 @@ fi
 	echo "no bundle in $build/lv2: build first (meson compile -C $build)"
 	exit 1
 }
-LV2_PATH="$(cd "$build/lv2" && pwd):/usr/lib/lv2"
+# MOD's vocabulary is not installed outside MOD devices: the terms the TTL
+# uses (tests/support/schemas/mod-terms.ttl) go in a specification bundle
+# of their own, so that lv2lint knows mod:CVPort as a port class.
+log=$(mktemp)
+spec=$(mktemp -d)
+trap 'rm -rf "$log" "$spec"' EXIT
+mkdir "$spec/mod-terms.lv2"
+cp tests/support/schemas/mod-terms.ttl "$spec/mod-terms.lv2/"
+cat >"$spec/mod-terms.lv2/manifest.ttl" <<'TTL'
+@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<http://moddevices.com/ns/mod> a lv2:Specification ; rdfs:seeAlso <mod-terms.ttl> .
+TTL
+LV2_PATH="$(cd "$build/lv2" && pwd):$spec:/usr/lib/lv2"
 export LV2_PATH
 
 # The plugins, as lilv lists them (lv2ls, lilv-utils).
@@ -28,8 +41,6 @@ plugins=$(lv2ls | grep '^https://pendula.invalid/plugins/pendula#' || true)
 [ -n "$plugins" ] || { echo "lv2ls lists no Pendula plugin in $build/lv2"; exit 1; }
 
 status=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 for uri in $plugins; do
 	if "$lint" -E warn -S note "$uri" >"$log" 2>&1; then
 		echo "lv2lint: $uri: no warning, no failure"

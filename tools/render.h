@@ -127,6 +127,7 @@ typedef struct {
 	char *name;
 	PortRole role;
 	int is_cv;
+	int is_mod_cv; /* a MOD CV output: not rendered (ROLE_OTHER) */
 	int optional;
 	int integer, toggled; /* lv2:integer (enumerations too), lv2:toggled */
 	int has_min, has_max, has_def;

@@ -33,6 +33,8 @@ const char *role_name(const Port *p)
 	case ROLE_ATOM_OUT:
 		return "atom-out";
 	case ROLE_OTHER:
+		if (p->is_mod_cv)
+			return "mod-cv-out";
 		break;
 	}
 	return "other";
@@ -60,6 +62,7 @@ void collect_ports(Host *h)
 	LilvNode *control = lilv_new_uri(w, LV2_CORE__ControlPort);
 	LilvNode *audio = lilv_new_uri(w, LV2_CORE__AudioPort);
 	LilvNode *cv = lilv_new_uri(w, LV2_CORE__CVPort);
+	LilvNode *mod_cv = lilv_new_uri(w, "http://moddevices.com/ns/mod#CVPort");
 	LilvNode *atom = lilv_new_uri(w, LV2_ATOM__AtomPort);
 	LilvNode *optional = lilv_new_uri(w, LV2_CORE__connectionOptional);
 	LilvNode *integer = lilv_new_uri(w, LV2_CORE__integer);
@@ -88,7 +91,11 @@ void collect_ports(Host *h)
 		p->signal = -1;
 		p->role = ROLE_OTHER;
 
-		if (lilv_port_is_a(h->plugin, lp, control)) {
+		if (lilv_port_is_a(h->plugin, lp, mod_cv)) {
+			/* a signal again, in MOD's volts (docs/HOSTS.md, "MOD"): not
+			 * rendered, left unconnected (it is optional) */
+			p->is_mod_cv = 1;
+		} else if (lilv_port_is_a(h->plugin, lp, control)) {
 			p->role = is_in ? ROLE_CONTROL_IN : is_out ? ROLE_CONTROL_OUT : ROLE_OTHER;
 		} else if (lilv_port_is_a(h->plugin, lp, audio) ||
 		           lilv_port_is_a(h->plugin, lp, cv)) {
@@ -123,6 +130,7 @@ void collect_ports(Host *h)
 	lilv_node_free(input);
 	lilv_node_free(output);
 	lilv_node_free(control);
+	lilv_node_free(mod_cv);
 	lilv_node_free(audio);
 	lilv_node_free(cv);
 	lilv_node_free(atom);

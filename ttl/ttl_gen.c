@@ -120,7 +120,7 @@ static void write_unit(FILE *f, pendula_unit unit)
 	if (unit == PU_NONE)
 		return;
 	if (u->uri) {
-		fprintf(f, " ;\n\t\tunits:unit units:%s", u->uri);
+		fprintf(f, " ;\n\t\tunits:unit %s%s", strchr(u->uri, ':') ? "" : "units:", u->uri);
 		return;
 	}
 	fputs(" ;\n\t\tunits:unit [\n\t\t\ta units:Unit ;\n\t\t\trdfs:label ", f);
@@ -130,15 +130,10 @@ static void write_unit(FILE *f, pendula_unit unit)
 	fprintf(f, " ;\n\t\t\tunits:render \"%%f %s\"\n\t\t]", u->symbol);
 }
 
-static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index)
+/* The port's classes (rdf:type). */
+static void write_port_class(FILE *f, pendula_port_kind kind, int cv)
 {
-	const pendula_port_info *p = &pendula_ports[id];
-	const int cv = pendula_variant_is_cv(v);
-	char num[64];
-	int n_props = 0;
-
-	fputs("\t[\n\t\ta ", f);
-	switch (p->kind) {
+	switch (kind) {
 	case PK_CONTROL_IN:
 		fputs("lv2:InputPort, lv2:ControlPort", f);
 		break;
@@ -157,7 +152,21 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	case PK_ATOM_OUT:
 		fputs("lv2:OutputPort, atom:AtomPort", f);
 		break;
+	case PK_MOD_CV_OUT: /* (-cv only) */
+		fputs("lv2:OutputPort, lv2:CVPort, mod:CVPort", f);
+		break;
 	}
+}
+
+static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index)
+{
+	const pendula_port_info *p = &pendula_ports[id];
+	const int cv = pendula_variant_is_cv(v);
+	char num[64];
+	int n_props = 0;
+
+	fputs("\t[\n\t\ta ", f);
+	write_port_class(f, p->kind, cv);
 	fprintf(f, " ;\n\t\tlv2:index %d ;\n\t\tlv2:symbol \"%s\" ;\n\t\tlv2:name ", index,
 	        p->symbol);
 	put_string(f, p->name);
@@ -186,7 +195,9 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	}
 
 	const int integer = is_integer_port(p);
-	if (p->kind == PK_CONTROL_IN)
+	/* A CV input is read like a control (lv2lint warns without a default);
+	 * an audio input's default would mean nothing. */
+	if (p->kind == PK_CONTROL_IN || (p->kind == PK_SIGNAL_IN && cv))
 		fprintf(f, " ;\n\t\tlv2:default %s",
 		        number(num, sizeof num, pendula_port_default(v, id), integer));
 	float lo, hi;
@@ -208,7 +219,7 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 			fprintf(f, "%s%s", n_props++ ? ", " : " ;\n\t\tlv2:portProperty ",
 			        props[i].uri);
 	/* (the drive input is optional in both variants: unconnected is silence) */
-	if ((p->kind == PK_SIGNAL_OUT && cv) || p->kind == PK_SIGNAL_IN)
+	if ((p->kind == PK_SIGNAL_OUT && cv) || p->kind == PK_SIGNAL_IN || p->kind == PK_MOD_CV_OUT)
 		fprintf(f, "%slv2:connectionOptional",
 		        n_props++ ? ", " : " ;\n\t\tlv2:portProperty ");
 
@@ -261,7 +272,8 @@ static void write_groups(FILE *f)
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		const pendula_group g = pendula_port_group((pendula_port_id)id);
 		const pendula_port_kind k = pendula_ports[id].kind;
-		const int output = k == PK_CONTROL_OUT || k == PK_SIGNAL_OUT || k == PK_ATOM_OUT;
+		const int output = k == PK_CONTROL_OUT || k == PK_SIGNAL_OUT || k == PK_ATOM_OUT ||
+		                   k == PK_MOD_CV_OUT;
 		if ((int)g < 0 || g >= PENDULA_N_GROUPS) {
 			fail("port %s: no group", pendula_ports[id].symbol);
 			continue;
@@ -329,17 +341,18 @@ static void write_plugin(FILE *f, pendula_variant v)
 	 * render it ahead or cache its output. */
 	/* The motion and the memories are saved with the session (lv2/state.h). */
 	fputs(" ;\n\tlv2:extensionData state:interface", f);
-	fprintf(f, " ;\n\tdoap:license <" LICENSE "> ;\n"
-	           "\tlv2:project <" PROJECT_URI "> ;\n"
-	           "\tlv2:minorVersion 0 ;\n\tlv2:microVersion 1 ;\n"
-	           "\tlv2:requiredFeature urid:map ;\n"
-	           "\tlv2:optionalFeature lv2:hardRTCapable, lv2:isLive, log:log ;\n"
-	           "\tlv2:port\n");
+	fprintf(f,
+	        " ;\n\tdoap:license <" LICENSE "> ;\n"
+	        "\tlv2:project <" PROJECT_URI "> ;\n"
+	        "\tlv2:minorVersion %d ;\n\tlv2:microVersion %d ;\n"
+	        "\tlv2:requiredFeature urid:map ;\n"
+	        "\tlv2:optionalFeature lv2:hardRTCapable, lv2:isLive, log:log ;\n"
+	        "\tlv2:port\n",
+	        PENDULA_LV2_MINOR_VERSION, PENDULA_LV2_MICRO_VERSION);
 
-	const unsigned mask = pendula_variant_model_mask(v);
 	int index = 0;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
-		if (!(pendula_ports[id].models & mask))
+		if (!pendula_port_in_variant(v, id))
 			continue;
 		if (pendula_port_index(v, (pendula_port_id)id) != index)
 			fail("port %s: index mismatch", pendula_ports[id].symbol);
@@ -446,6 +459,8 @@ static const char *kind_text(pendula_port_kind k)
 		return "atom in: MIDI, time:Position";
 	case PK_ATOM_OUT:
 		return "atom out: MIDI";
+	case PK_MOD_CV_OUT:
+		return "MOD CV out (-cv only)";
 	}
 	return "?";
 }
@@ -467,7 +482,8 @@ static void write_markdown_model(FILE *f, pendula_model model)
 			continue;
 		const int integer = is_integer_port(p);
 		const int is_atom = p->kind == PK_ATOM_IN || p->kind == PK_ATOM_OUT;
-		fprintf(f, "| %d | `%s` | %s", pendula_port_index(v, (pendula_port_id)id),
+		/* (the -cv plugin's index: the same for the ports both have) */
+		fprintf(f, "| %d | `%s` | %s", pendula_port_index(v + 1, (pendula_port_id)id),
 		        p->symbol, kind_text(p->kind));
 		if (p->flags & PF_INTEGER)
 			fputs(", integer", f);
@@ -518,7 +534,8 @@ static void write_markdown(FILE *f)
 	      "`ports_doc` test checks it.  Port symbols are the plugins' public\n"
 	      "contract: once released, a symbol never changes meaning.  Indices are\n"
 	      "the `lv2:index` in the plugins of each model (the `-cv` ones have the\n"
-	      "same indices).\n"
+	      "same indices, and after the audio plugin's last port the MOD CV\n"
+	      "outputs `*_volts`, which only they have).\n"
 	      "\n"
 	      "What the ports mean: [MODELS.md](MODELS.md) (conventions, units, the\n"
 	      "contract in detail), [GUIDE.md](GUIDE.md) (the chaos knob, continuous\n"

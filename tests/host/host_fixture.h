@@ -124,6 +124,7 @@ uint32_t seconds(double s);
 
 /* test_host_ports.c */
 void test_ports(void);
+void test_mod_cv(void);
 
 /* test_host_physics.c */
 void test_first_frame(void);

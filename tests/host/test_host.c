@@ -7,6 +7,9 @@
  *
  *   ports          TTL vs ports.h: indices, symbols, names, classes, ranges,
  *                  defaults, units, properties, scale points, atom ports
+ *   mod_cv         MOD's rules (mod-ui's reader): every signal of a -cv
+ *                  plugin a MOD CV output on one of MOD's ranges, its values
+ *                  in range and on MOD's scale (test_host_mod.c)
  *   first_frame    frame 0 shows the initial angles (degrees -> theta/pi)
  *   small_osc      normal-mode frequency from theta1 vs the linearised value
  *   energy         constant within 1e-5 relative when lambda = sigma = 0, no
@@ -67,6 +70,7 @@ static int suite_init(void)
 
 static CU_TestInfo ttl_tests[] = {
     {"ports", test_ports},
+    {"mod_cv", test_mod_cv},
     CU_TEST_INFO_NULL,
 };
 

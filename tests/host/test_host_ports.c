@@ -77,13 +77,35 @@ static const char *expected_unit(pendula_unit u, bool *custom)
 		return "rad/m";
 	case PU_G:
 		return "g";
+	case PU_HALF_TURN:
+		return "π rad";
+	case PU_CC:
+		return "CC";
+	case PU_CHANNEL:
+		return "ch";
+	case PU_BODIES:
+		return "bodies";
+	case PU_LINKS:
+		return "links";
+	case PU_SLOT:
+		return "slot";
+	case PU_CHOICE:
+	case PU_SWITCH:
+		return "";
 	default:
 		break;
 	}
 	*custom = false;
 	switch (u) {
 	case PU_COEF:
+	case PU_NORM:
 		return LV2_UNITS__coef;
+	case PU_NOTE:
+		return LV2_UNITS__midiNote;
+	case PU_SEMITONE:
+		return LV2_UNITS__semitone12TET;
+	case PU_VOLT:
+		return "http://moddevices.com/ns/mod#volts";
 	case PU_M:
 		return LV2_UNITS__m;
 	case PU_HZ:
@@ -156,14 +178,19 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 	CHECK(port_is(p, port, LV2_CORE__OutputPort) == !input, "port %s: output/input", sym);
 	const bool cv = pendula_variant_is_cv(v);
 	const bool control = info->kind == PK_CONTROL_IN || info->kind == PK_CONTROL_OUT;
+	const bool mod_cv = info->kind == PK_MOD_CV_OUT;
 	const bool signal = info->kind == PK_SIGNAL_OUT || info->kind == PK_SIGNAL_IN;
 	const bool atom = info->kind == PK_ATOM_IN || info->kind == PK_ATOM_OUT;
+	CHECK(!mod_cv || cv, "port %s: a MOD CV port in an audio plugin", sym);
 	CHECK(port_is(p, port, LV2_CORE__ControlPort) == control, "port %s: ControlPort", sym);
 	CHECK(port_is(p, port, LV2_CORE__AudioPort) == (signal && !cv), "port %s: AudioPort", sym);
-	CHECK(port_is(p, port, LV2_CORE__CVPort) == (signal && cv), "port %s: CVPort", sym);
+	CHECK(port_is(p, port, LV2_CORE__CVPort) == ((signal && cv) || mod_cv), "port %s: CVPort",
+	      sym);
+	CHECK(port_is(p, port, "http://moddevices.com/ns/mod#CVPort") == mod_cv,
+	      "port %s: mod:CVPort", sym);
 	CHECK(port_is(p, port, LV2_ATOM__AtomPort) == atom, "port %s: AtomPort", sym);
 	CHECK(port_has(p, port, LV2_CORE__connectionOptional) ==
-	          ((signal && cv) || atom || info->kind == PK_SIGNAL_IN),
+	          ((signal && cv) || atom || info->kind == PK_SIGNAL_IN || mod_cv),
 	      "port %s: connectionOptional", sym);
 
 	if (atom) {
@@ -201,7 +228,8 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 	      min ? (double)lilv_node_as_float(min) : NAN, (double)lo);
 	CHECK(max && lilv_node_as_float(max) == hi, "port %s: maximum %g, table %g", sym,
 	      max ? (double)lilv_node_as_float(max) : NAN, (double)hi);
-	if (info->kind == PK_CONTROL_IN) {
+	/* A CV input has a default, like a control (lv2lint's rule). */
+	if (info->kind == PK_CONTROL_IN || (info->kind == PK_SIGNAL_IN && cv)) {
 		const float want = pendula_port_default(v, (pendula_port_id)id);
 		CHECK(def && lilv_node_as_float(def) == want, "port %s: default %g, table %g", sym,
 		      def ? (double)lilv_node_as_float(def) : NAN, (double)want);
@@ -223,6 +251,8 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 	      "port %s: logarithmic", sym);
 	CHECK(port_has(p, port, LV2_CORE__enumeration) == !!(info->flags & PF_ENUM),
 	      "port %s: enumeration", sym);
+	/* every control and signal port says its unit (lv2lint's note) */
+	CHECK(info->unit != PU_NONE, "port %s: no unit in the table", sym);
 	check_unit(p, port, info);
 
 	LilvScalePoints *points = lilv_port_get_scale_points(p, port);
@@ -294,6 +324,23 @@ void test_ports(void)
 	lilv_nodes_free(lic);
 	lilv_node_free(lic_pred);
 
+	/* A stable version by LV2's rule, which MOD and lv2lint apply: minor
+	 * even and not 0 (MOD lists 0 as experimental), micro even. */
+	static const char *const version_preds[2] = {LV2_CORE__minorVersion,
+	                                             LV2_CORE__microVersion};
+	for (int k = 0; k < 2; ++k) {
+		LilvNode *vpred = uri_node(version_preds[k]);
+		LilvNodes *vals = lilv_plugin_get_value(p, vpred);
+		const LilvNode *val = vals ? lilv_nodes_get_first(vals) : NULL;
+		const int want = k == 0 ? PENDULA_LV2_MINOR_VERSION : PENDULA_LV2_MICRO_VERSION;
+		CHECK(val && lilv_node_is_int(val) && lilv_node_as_int(val) == want, "%s is not %d",
+		      version_preds[k], want);
+		CHECK(want % 2 == 0 && (k == 1 || want > 0), "%s %d: not a stable version",
+		      version_preds[k], want);
+		lilv_nodes_free(vals);
+		lilv_node_free(vpred);
+	}
+
 	for (uint32_t i = 0; i < lilv_plugin_get_num_ports(p) && i < pendula_port_count(v); ++i)
 		check_port(p, v, i);
 
@@ -301,7 +348,6 @@ void test_ports(void)
 	 * requires it).  Two rows of the table may share a symbol if no plugin
 	 * has both (x1: the spherical pendulum's row, and the planar models'
 	 * row added after it, with the same meaning). */
-	const unsigned mask = pendula_variant_model_mask(v);
 	for (int a = 0; a < PENDULA_N_PORT_IDS; ++a) {
 		const char *s = pendula_ports[a].symbol;
 		bool ok =
@@ -311,7 +357,7 @@ void test_ports(void)
 			            (*c >= '0' && *c <= '9') || *c == '_');
 		CHECK(ok, "symbol '%s' is not an identifier", s);
 		for (int b = a + 1; b < PENDULA_N_PORT_IDS; ++b)
-			CHECK(!(pendula_ports[a].models & pendula_ports[b].models & mask) ||
+			CHECK(!pendula_port_in_variant(v, a) || !pendula_port_in_variant(v, b) ||
 			          strcmp(s, pendula_ports[b].symbol),
 			      "symbol '%s' twice", s);
 	}

@@ -37,7 +37,7 @@ static LilvWorld *world;
 
 static int is_output(pendula_port_kind k)
 {
-	return k == PK_CONTROL_OUT || k == PK_SIGNAL_OUT || k == PK_ATOM_OUT;
+	return k == PK_CONTROL_OUT || k == PK_SIGNAL_OUT || k == PK_ATOM_OUT || k == PK_MOD_CV_OUT;
 }
 
 static int valid_symbol(const char *s)
@@ -64,11 +64,10 @@ static void test_table(void)
 		}
 	}
 	for (pendula_variant v = 0; v < PENDULA_N_VARIANTS; ++v) {
-		const unsigned mask = pendula_variant_model_mask(v);
 		int n = 0;
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 			const pendula_port_info *p = &pendula_ports[id];
-			if (!(p->models & mask))
+			if (!pendula_port_in_variant(v, id))
 				continue;
 			++n;
 			const pendula_group g = pendula_port_group((pendula_port_id)id);

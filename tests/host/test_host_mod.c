@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The plugins as a MOD device sees them.  MOD's rules, reproduced from
+ * their public sources and documentation (docs/HOSTS.md, "MOD"):
+ *   - mod-ui's plugin reader (utils/utils_lilv.cpp) takes a port as CV only
+ *     if it is a mod:CVPort (a plain lv2:CVPort only with a developer
+ *     override), its direction from lv2:InputPort / lv2:OutputPort, and
+ *     its range from mod:minimum / mod:maximum, else lv2:minimum /
+ *     lv2:maximum, else -5..5; a plugin with a port of no known direction
+ *     or type is not supported at all;
+ *   - the MOD vocabulary (mod:CVPort): a MOD CV port MUST declare its
+ *     range, one of -10..0, -5..5 or 0..10, in volts (mod:volts);
+ *   - mod-ui lists lv2:minorVersion 0 as experimental, an odd minor or
+ *     micro version as testing.
+ * Then the values: every MOD CV output stays in its range and is its
+ * signal on MOD's scale, whether or not the signal itself is connected,
+ * for any block sizes, frozen or not.  Run by test_host.c for each plugin.
+ */
+#include "host_fixture.h"
+
+#define MOD_NS "http://moddevices.com/ns/mod#"
+
+static bool port_is(const LilvPlugin *p, const LilvPort *port, const char *uri)
+{
+	LilvNode *n = lilv_new_uri(world, uri);
+	const bool r = lilv_port_is_a(p, port, n);
+	lilv_node_free(n);
+	return r;
+}
+
+/* A number of the port: mod:NAME first, then lv2:NAME, as mod-ui reads. */
+static bool port_number(const LilvPlugin *p, const LilvPort *port, const char *name, float *value)
+{
+	char uri[128];
+	snprintf(uri, sizeof uri, MOD_NS "%s", name);
+	LilvNode *pred = lilv_new_uri(world, uri);
+	LilvNode *val = lilv_port_get(p, port, pred);
+	lilv_node_free(pred);
+	if (!val) {
+		snprintf(uri, sizeof uri, LV2_CORE_PREFIX "%s", name);
+		pred = lilv_new_uri(world, uri);
+		val = lilv_port_get(p, port, pred);
+		lilv_node_free(pred);
+	}
+	const bool ok = val && (lilv_node_is_float(val) || lilv_node_is_int(val));
+	if (ok)
+		*value = lilv_node_as_float(val);
+	lilv_node_free(val);
+	return ok;
+}
+
+static bool mod_range(float lo, float hi)
+{
+	return (lo == -10.0f && hi == 0.0f) || (lo == -5.0f && hi == 5.0f) ||
+	       (lo == 0.0f && hi == 10.0f);
+}
+
+/* The signal a MOD CV output carries: "<signal>_volts". */
+static int signal_of(pendula_variant v, const char *symbol)
+{
+	const size_t n = strlen(symbol);
+	if (n < 7 || strcmp(symbol + n - 6, "_volts"))
+		return -1;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (pendula_port_in_variant(v, id) && pendula_ports[id].kind == PK_SIGNAL_OUT &&
+		    strlen(pendula_ports[id].symbol) == n - 6 &&
+		    !strncmp(pendula_ports[id].symbol, symbol, n - 6))
+			return id;
+	return -1;
+}
+
+/* mod-ui's reading of the description; fills the MOD CV outputs' signal and
+ * range by port id. */
+static int mod_ui_cv_outputs(const LilvPlugin *p, pendula_variant v, int *signal, float *lo,
+                             float *hi)
+{
+	int n_cv = 0;
+	bool covered[PENDULA_N_PORT_IDS] = {false};
+	for (uint32_t i = 0; i < lilv_plugin_get_num_ports(p); ++i) {
+		const LilvPort *port = lilv_plugin_get_port_by_index(p, i);
+		const char *sym = lilv_node_as_string(lilv_port_get_symbol(p, port));
+		const bool in = port_is(p, port, LV2_CORE__InputPort);
+		const bool out = port_is(p, port, LV2_CORE__OutputPort);
+		const bool typed =
+		    port_is(p, port, LV2_CORE__AudioPort) ||
+		    port_is(p, port, LV2_CORE__ControlPort) || port_is(p, port, LV2_CORE__CVPort) ||
+		    port_is(p, port, LV2_ATOM__AtomPort) || port_is(p, port, MOD_NS "CVPort");
+		CHECK(in != out && typed, "%s: mod-ui cannot read this port's direction or type",
+		      sym);
+		if (!port_is(p, port, MOD_NS "CVPort"))
+			continue; /* (a plain lv2:CVPort: not listed) */
+		CHECK(out, "%s: a MOD CV input", sym);
+		const int id = pendula_port_id_at(v, i);
+		float a = -5.0f, b = 5.0f; /* (mod-ui's fallback) */
+		const bool declared =
+		    port_number(p, port, "minimum", &a) && port_number(p, port, "maximum", &b);
+		CHECK(declared && mod_range(a, b), "%s: range %g..%g is none of MOD's", sym,
+		      (double)a, (double)b);
+		LilvNode *pred = lilv_new_uri(world, LV2_UNITS__unit);
+		LilvNode *unit = lilv_port_get(p, port, pred);
+		CHECK(unit && lilv_node_is_uri(unit) &&
+		          !strcmp(lilv_node_as_uri(unit), MOD_NS "volts"),
+		      "%s: not in mod:volts", sym);
+		lilv_node_free(unit);
+		lilv_node_free(pred);
+		const int s = signal_of(v, sym);
+		CHECK(s >= 0 && !covered[s], "%s: no signal output of its own", sym);
+		if (s < 0 || id < 0)
+			continue;
+		covered[s] = true;
+		signal[id] = s;
+		lo[id] = a;
+		hi[id] = b;
+		++n_cv;
+	}
+	/* Every signal output of a -cv plugin reaches MOD; none of an audio one
+	 * (its signals are audio ports). */
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		if (pendula_port_in_variant(v, id) && pendula_ports[id].kind == PK_SIGNAL_OUT)
+			CHECK(covered[id] == (bool)pendula_variant_is_cv(v), "%s: %s MOD CV output",
+			      pendula_ports[id].symbol, covered[id] ? "a" : "no");
+	return n_cv;
+}
+
+/* mod-ui's stability of the plugin (utils_lilv.cpp). */
+static void check_stability(const LilvPlugin *p)
+{
+	int version[2] = {0, 0};
+	static const char *const preds[2] = {LV2_CORE__minorVersion, LV2_CORE__microVersion};
+	for (int k = 0; k < 2; ++k) {
+		LilvNode *pred = lilv_new_uri(world, preds[k]);
+		LilvNodes *vals = lilv_plugin_get_value(p, pred);
+		if (vals)
+			version[k] = lilv_node_as_int(lilv_nodes_get_first(vals));
+		lilv_nodes_free(vals);
+		lilv_node_free(pred);
+	}
+	CHECK(version[0] != 0, "MOD lists version %d.%d as experimental", version[0], version[1]);
+	CHECK(version[0] % 2 == 0 && version[1] % 2 == 0, "MOD lists version %d.%d as testing",
+	      version[0], version[1]);
+}
+
+/* What a MOD CV output must read for a value of its signal: the signal's
+ * declared range onto the bipolar volts; the energy (unbounded) over
+ * energy_max onto 0..10 V, clipped. */
+static float expected_volts(const LilvPlugin *p, int signal, float lo, float hi, float x,
+                            float energy_max)
+{
+	if (pendula_ports[signal].flags & PF_CC_ENERGY) {
+		const float e = x / energy_max;
+		return e >= 1.0f ? hi : e * hi;
+	}
+	const LilvPort *port = lilv_plugin_get_port_by_index(
+	    p, (uint32_t)pendula_port_index(cur_variant, (pendula_port_id)signal));
+	float slo = -1.0f, shi = 1.0f;
+	port_number(p, port, "minimum", &slo);
+	port_number(p, port, "maximum", &shi);
+	const float v = x * (hi / fmaxf(fabsf(slo), fabsf(shi)));
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+#define MOD_FRAMES 24000u
+
+typedef struct {
+	float *volts[PENDULA_N_PORT_IDS];
+	float *sig[PENDULA_N_PORT_IDS];
+} mod_run;
+
+/* A run with every MOD CV output connected, the signals too unless
+ * null_signals; blocks of varied sizes (0 too), the last quarter frozen. */
+static void run_mod(mod_run *r, const int *signal, bool null_signals, float energy_max,
+                    float energy_target)
+{
+	static const uint32_t sizes[] = {1000, 0, 37, 4096, 1, 512, 333};
+	Host *h = host_new(cur_variant, cur_rate);
+	float *vbuf[PENDULA_N_PORT_IDS] = {NULL};
+	host_set(h, P_ENERGY_MAX, energy_max);
+	host_set(h, P_ENERGY_TARGET, energy_target);
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (signal[id] < 0)
+			continue;
+		vbuf[id] = lv2th_calloc(MAX_BLOCK, sizeof(float));
+		r->volts[id] = lv2th_calloc(MOD_FRAMES, sizeof(float));
+		r->sig[id] = lv2th_calloc(MOD_FRAMES, sizeof(float));
+		lilv_instance_connect_port(h->inst, (uint32_t)pendula_port_index(cur_variant, id),
+		                           vbuf[id]);
+		if (null_signals)
+			lilv_instance_connect_port(
+			    h->inst, (uint32_t)pendula_port_index(cur_variant, signal[id]), NULL);
+	}
+	for (uint32_t done = 0, k = 0; done < MOD_FRAMES; ++k) {
+		uint32_t n = sizes[k % (sizeof sizes / sizeof sizes[0])];
+		if (n > MOD_FRAMES - done)
+			n = MOD_FRAMES - done;
+		host_set(h, P_FREEZE, done >= MOD_FRAMES / 4 * 3 ? 1.0f : 0.0f);
+		host_prepare_atoms(h);
+		lilv_instance_run(h->inst, n);
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			if (!vbuf[id])
+				continue;
+			memcpy(r->volts[id] + done, vbuf[id], n * sizeof(float));
+			if (!null_signals)
+				memcpy(r->sig[id] + done, h->buf[signal[id]], n * sizeof(float));
+		}
+		done += n;
+	}
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		free(vbuf[id]);
+	host_free(h);
+}
+
+static void mod_run_free(mod_run *r)
+{
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		free(r->volts[id]);
+		free(r->sig[id]);
+	}
+}
+
+/* The values: in range, the signal on MOD's scale, the same with the
+ * signals unconnected. */
+static void check_values(const LilvPlugin *p, const int *signal, const float *lo, const float *hi,
+                         float energy_max, float energy_target)
+{
+	mod_run a = {{NULL}, {NULL}}, b = {{NULL}, {NULL}};
+	run_mod(&a, signal, false, energy_max, energy_target);
+	run_mod(&b, signal, true, energy_max, energy_target);
+	float swing = 0.0f;
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		if (signal[id] < 0)
+			continue;
+		const char *sym = pendula_ports[id].symbol;
+		size_t bad = MOD_FRAMES;
+		for (size_t i = 0; i < MOD_FRAMES && bad == MOD_FRAMES; ++i) {
+			const float v = a.volts[id][i];
+			const float want =
+			    expected_volts(p, signal[id], lo[id], hi[id], a.sig[id][i], energy_max);
+			if (!(v >= lo[id] && v <= hi[id]) || fabsf(v - want) > 1e-6f * hi[id])
+				bad = i;
+			if (pendula_ports[signal[id]].channel >= PENDULA_CH_THETA &&
+			    pendula_ports[signal[id]].channel <
+			        PENDULA_CH_THETA + PENDULA_MAX_BODIES)
+				swing = fmaxf(swing, fabsf(v));
+		}
+		CHECK(bad == MOD_FRAMES, "%s: frame %zu: %g V for %g (range %g..%g)", sym, bad,
+		      bad < MOD_FRAMES ? (double)a.volts[id][bad] : 0.0,
+		      bad < MOD_FRAMES ? (double)a.sig[id][bad] : 0.0, (double)lo[id],
+		      (double)hi[id]);
+		const size_t d = first_difference(a.volts[id], b.volts[id], MOD_FRAMES);
+		CHECK(d == MOD_FRAMES, "%s: frame %zu differs with the signal unconnected", sym, d);
+	}
+	/* the angles use MOD's scale, not a fifth of it (the angle outputs of
+	 * the default, large swing pass ±0.2 of a turn) */
+	if (pendula_port_in_variant(cur_variant, P_VOLTS_THETA1))
+		CHECK(swing > 1.0f, "angles reach only %g V", (double)swing);
+	mod_run_free(&a);
+	mod_run_free(&b);
+}
+
+void test_mod_cv(void)
+{
+	const pendula_variant v = cur_variant;
+	const LilvPlugin *p = plugins[v];
+	int signal[PENDULA_N_PORT_IDS];
+	float lo[PENDULA_N_PORT_IDS], hi[PENDULA_N_PORT_IDS];
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		signal[id] = -1;
+	const int n = mod_ui_cv_outputs(p, v, signal, lo, hi);
+	check_stability(p);
+	if (!pendula_variant_is_cv(v)) {
+		CHECK(n == 0, "%d MOD CV outputs in an audio plugin", n);
+		return;
+	}
+	CHECK(n > 0, "mod-ui lists no CV output");
+	/* the defaults; then the energy pumped high over the narrowest CC
+	 * range, so that the energy's volts sit at the top */
+	check_values(p, signal, lo, hi, pendula_port_default(v, P_ENERGY_MAX),
+	             pendula_port_default(v, P_ENERGY_TARGET));
+	check_values(p, signal, lo, hi, 0.01f, 4.0f);
+}
