@@ -92,9 +92,13 @@ struct pendula_engine {
 	uint32_t live;
 	uint32_t qlive;
 	/* The step level clock_base was taken at (-1: none since the reset);
-	 * an int here rather than the step's length as a double beside
+	 * a short here rather than the step's length as a double beside
 	 * clock_base: it fills what would be padding. */
-	int clock_level;
+	int16_t clock_level;
+	/* Events: bit k, body k has been clear of the dead bands since its
+	 * last event (or the start), so that its next crossing counts
+	 * (events.c, EVENT_DEADBAND). */
+	unsigned char event_armed;
 	pendula_system sys;
 	pendula_state st; /* state at the end of the current step */
 	pendula_predictor pred;

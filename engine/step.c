@@ -538,6 +538,7 @@ void engine_restart(pendula_engine *e, int64_t credit)
 	e->idx = 0;
 	e->phase_request[0] = e->phase_request[1] = 0;
 	e->event_region = 0;
+	e->event_armed = 0;
 	e->restarting = 1;
 	next_step(e);
 	e->restarting = 0;
