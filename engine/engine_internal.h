@@ -55,6 +55,18 @@ _Static_assert(PENDULA_CH_TIP_Y == PENDULA_CH_TIP_X + 1 &&
  * spent reads the end of the current step: simulated time slows down
  * instead of the integrator losing accuracy or stability. */
 #define MAX_WORK_PER_SECOND 72000000
+/* The pace: besides that budget, a second one, PACE_RATE times as fast,
+ * that carries over at most PENDULA_PACE_WORK (pendula_engine.h) beyond one
+ * frame's pace; a step is begun only while both are positive, and paid from
+ * both.  The budget bounds the work per second of audio and lets unused
+ * work carry over (PENDULA_BURST_WORK); the pace bounds how fast the
+ * carry-over is spent, so that no run() call spends much more than its own
+ * frames' share (docs/NUMERICS.md, "Bounded work").  In integers, like the
+ * budget: PACE_RATE is PACE_NUM / PACE_DEN. */
+#define PACE_NUM            3
+#define PACE_DEN            2
+_Static_assert(MAX_WORK_PER_SECOND % PACE_DEN == 0, "the pace per frame is an integer");
+#define PACE_PER_FRAME ((int64_t)MAX_WORK_PER_SECOND / PACE_DEN * PACE_NUM)
 
 /* While time stands (du 0: a time_scale of 0 through the engine API; the
  * plugin's is at least 0.01), every frame sits at u0: the frame count
@@ -94,9 +106,13 @@ struct pendula_engine {
 	uint32_t live;
 	uint32_t qlive;
 	/* The step level clock_base was taken at (-1: none since the reset);
-	 * an int here rather than the step's length as a double beside
+	 * a short here rather than the step's length as a double beside
 	 * clock_base: it fills what would be padding. */
-	int clock_level;
+	int16_t clock_level;
+	/* Events: bit k, body k has been clear of the dead bands since its
+	 * last event (or the start), so that its next crossing counts
+	 * (events.c, EVENT_DEADBAND). */
+	unsigned char event_armed;
 	pendula_system sys;
 	pendula_state st; /* state at the end of the current step */
 	pendula_predictor pred;
@@ -112,6 +128,9 @@ struct pendula_engine {
 	 * unit costs credit_unit (the sample rate), the credit holds at most
 	 * one frame's share and PENDULA_BURST_WORK units more. */
 	int64_t credit, credit_unit;
+	/* The pace (PACE_PER_FRAME): the same units, at most one frame's pace
+	 * and PENDULA_PACE_WORK units more. */
+	int64_t pace;
 	/* Lowest level allowed since a solve failed, and good steps since. */
 	int floor_level, floor_good;
 	uint32_t idx;      /* (here: no padding, the engine stays about 4 kB) */
@@ -165,10 +184,15 @@ typedef struct {
 void engine_apply_phase_requests(pendula_engine *e);
 
 /* ---- step.c ---- */
-/* The work credit a reset starts with. */
+/* The work credit and pace a new engine starts with. */
 int64_t engine_start_credit(const pendula_engine *e);
-/* State = initial, t = 0, and the first step computed, paid from credit. */
-void engine_restart(pendula_engine *e, int64_t credit);
+int64_t engine_start_pace(const pendula_engine *e);
+/* Work units paid from the budget and the pace. */
+void engine_pay(pendula_engine *e, int64_t work);
+/* State = initial, t = 0, and the first step computed, paid from the
+ * budget (PENDULA_WORK_RESTART more); without budget or pace left, the
+ * motion holds its initial state for a step instead. */
+void engine_restart(pendula_engine *e);
 /* The steps start again from the state in st at the current frame (a pluck). */
 void engine_restart_from_state(pendula_engine *e);
 /* The frames' pace in u after a change of h or of the time scale. */
@@ -291,14 +315,28 @@ static inline int velocity_quadratic(const pendula_engine *e, int k, float *d)
 	}
 }
 
-/* The budget of m frames (the same whatever the blocks: credit only grows
- * between steps, and min() commutes with the sum). */
+/* A budget of m frames' gain up to its cap (the same whatever the blocks:
+ * it only grows between steps, and min() commutes with the sum). */
+static inline int64_t earn_up_to(int64_t have, uint32_t m, int64_t per_frame, int64_t cap)
+{
+	const int64_t room = cap - have;
+	const int64_t gain = (int64_t)m * per_frame;
+	return gain < room ? have + gain : have > cap ? have : cap;
+}
+
+/* The budget and the pace of m frames. */
 static inline void earn(pendula_engine *e, uint32_t m)
 {
-	const int64_t cap = MAX_WORK_PER_SECOND + (int64_t)PENDULA_BURST_WORK * e->credit_unit;
-	const int64_t room = cap - e->credit;
-	const int64_t gain = (int64_t)m * MAX_WORK_PER_SECOND;
-	e->credit = gain < room ? e->credit + gain : cap;
+	e->credit = earn_up_to(e->credit, m, MAX_WORK_PER_SECOND,
+	                       MAX_WORK_PER_SECOND + (int64_t)PENDULA_BURST_WORK * e->credit_unit);
+	e->pace = earn_up_to(e->pace, m, PACE_PER_FRAME,
+	                     PACE_PER_FRAME + (int64_t)PENDULA_PACE_WORK * e->credit_unit);
+}
+
+/* Whether a step may begin: both the budget and the pace are left. */
+static inline int can_step(const pendula_engine *e)
+{
+	return e->credit > 0 && e->pace > 0;
 }
 
 /* m frames of the current step done. */

@@ -6,6 +6,11 @@
  * upper half is a crossing of +-pi (a flip), in the lower half a crossing of
  * 0 (a swing).  Only the last frame's classes are kept (two bits per body),
  * so the result does not depend on how blocks split the frames.
+ *
+ * A crossing counts only if the body has been clear of the dead bands
+ * (EVENT_DEADBAND) since its last event: a body at rest sits on a line
+ * where round-off flips the sign frame after frame (docs/GUIDE.md,
+ * "Events").
  */
 #include "engine_internal.h"
 
@@ -14,6 +19,15 @@
 
 #define EVENT_VALID 0x8000u
 
+/* How far (rad; the front view: in x) a body must have been from the
+ * lines it crosses (0 and the top) since its last event for its next
+ * crossing to count: a damped body decaying to rest crosses 0 again and
+ * again with amplitudes far below hearing, and at rest round-off (1e-17 ..
+ * 1e-14) changes its sign frame after frame.  The crossing itself is still
+ * taken at the frame where the sign changes, so the events of any motion
+ * wider than the band keep their frames. */
+#define EVENT_DEADBAND 1e-4
+
 static int event_bodies(const pendula_engine *e)
 {
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_POSITION)
@@ -21,19 +35,23 @@ static int event_bodies(const pendula_engine *e)
 	return e->sys.n < PENDULA_MAX_BODIES ? e->sys.n : PENDULA_MAX_BODIES;
 }
 
-/* Bit 0: the angle is >= 0; bit 1: it is in the upper half. */
+/* Bit 0: the angle is >= 0; bit 1: it is in the upper half; bit 2: it
+ * is clear of the dead bands (EVENT_DEADBAND). */
 static unsigned event_class(const pendula_engine *e, int k, double u)
 {
 	const int rule = e->sys.ops->velocity_outputs;
 	if (rule == PENDULA_VEL_ANGLE) {
 		const double th = pendula_wrap_angle(qpoly_value(e->qpoly[k], u));
-		return (th >= 0.0 ? 1u : 0u) | (fabs(th) > 0.5 * PENDULA_PI ? 2u : 0u);
+		const double a = fabs(th);
+		return (th >= 0.0 ? 1u : 0u) | (a > 0.5 * PENDULA_PI ? 2u : 0u) |
+		       (a > EVENT_DEADBAND && a < PENDULA_PI - EVENT_DEADBAND ? 4u : 0u);
 	}
 	/* the front view: atan2(x, -y) has the sign of x, the upper half y > 0 */
 	const double x = fpoly_eval(e->fpoly[PENDULA_CH_X + k], u);
 	const double y = fpoly_eval(e->fpoly[PENDULA_CH_Y + k], u);
 	/* (a motion without a top, the bead on its floor: swings only) */
-	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !e->sys.events_no_top ? 2u : 0u);
+	return (x >= 0.0 ? 1u : 0u) | (y > 0.0 && !e->sys.events_no_top ? 2u : 0u) |
+	       (fabs(x) > EVENT_DEADBAND ? 4u : 0u);
 }
 
 /* |velocity output k| at u (unclamped), for the event's speed. */
@@ -76,8 +94,9 @@ static double position_at(const pendula_engine *e, int k, double u)
  * first needs classifying.  Each event coordinate p(u) = sum c_i u^i moves
  * by at most (ub - ua) sum i |c_i| over it (|u| <= 1); if that, plus a
  * margin far above the rounding of the evaluation, stays short of every
- * class boundary (the angle: 0, +-pi/2, +-pi; the front view: x = 0,
- * y = 0), the class is fixed.  An exact shortcut: the events and the
+ * class boundary (the angle: 0, +-pi/2, +-pi and the dead bands' edges;
+ * the front view: x = 0, x = +-EVENT_DEADBAND, y = 0), the class is
+ * fixed, and so is whether the body is clear of the bands.  An exact shortcut: the events and the
  * classes kept are the same as frame by frame. */
 int engine_events_fixed(const pendula_engine *e, double ua, double ub)
 {
@@ -93,8 +112,10 @@ int engine_events_fixed(const pendula_engine *e, double ua, double ub)
 			/* distance to 0, pi/2 and pi (a NaN th gives NaN: not fixed) */
 			const double to_half = fabs(th - 0.5 * PENDULA_PI),
 			             to_top = PENDULA_PI - th;
+			const double to_band =
+			    fmin(fabs(th - EVENT_DEADBAND), fabs(to_top - EVENT_DEADBAND));
 			const double near = th < to_half ? th : to_half;
-			const double d = near < to_top ? near : to_top;
+			const double d = fmin(near < to_top ? near : to_top, to_band);
 			if (!(d > span * slope + margin))
 				return 0;
 			continue;
@@ -103,7 +124,9 @@ int engine_events_fixed(const pendula_engine *e, double ua, double ub)
 			const float *c = e->fpoly[(axis ? PENDULA_CH_Y : PENDULA_CH_X) + k];
 			const double slope = fabs((double)c[1]) + 2.0 * fabs((double)c[2]) +
 			                     3.0 * fabs((double)c[3]);
-			if (!(fabs(fpoly_eval(c, ua)) > span * slope + margin))
+			const double v = fabs(fpoly_eval(c, ua));
+			const double d = axis ? v : fmin(v, fabs(v - EVENT_DEADBAND));
+			if (!(d > span * slope + margin))
 				return 0;
 		}
 	}
@@ -111,20 +134,30 @@ int engine_events_fixed(const pendula_engine *e, double ua, double ub)
 }
 
 /* The events of the frame at u (frame index `frame` of this run() call):
- * reported to on_event when it is not NULL. */
+ * reported to on_event when it is not NULL.  The classes and the armed
+ * bits follow the same whether or not someone listens, so that the events
+ * after a tick() are those after a run(). */
 void engine_detect_events(pendula_engine *e, double u, uint32_t frame, pendula_event_fn on_event,
                           void *user)
 {
 	const int n = event_bodies(e);
 	unsigned now = EVENT_VALID;
 	for (int k = 0; k < n; ++k) {
-		const unsigned c = event_class(e, k, u);
+		const unsigned full = event_class(e, k, u), c = full & 3u, bit = 1u << k;
 		now |= c << (2 * k);
-		if (!(e->event_region & EVENT_VALID) || !on_event)
-			continue;
 		const unsigned was = (e->event_region >> (2 * k)) & 3u;
-		if (((was ^ c) & 1u) == 0 || ((was ^ c) & 2u))
-			continue; /* same side, or a jump too large to tell */
+		/* a change of side, not a jump too large to tell */
+		const int crossed =
+		    (e->event_region & EVENT_VALID) && ((was ^ c) & 1u) && !((was ^ c) & 2u);
+		const int clear = (full & 4u) != 0, armed = clear || (e->event_armed & bit);
+		/* A crossing inside the band uses the arming up; one from clear
+		 * of it keeps it (as the frames after it, all clear, would
+		 * restore it: the same whether or not they are classified). */
+		e->event_armed =
+		    (unsigned char)(clear || (armed && !crossed) ? e->event_armed | bit
+		                                                 : e->event_armed & ~bit);
+		if (!crossed || !armed || !on_event)
+			continue; /* no crossing, one within the dead band, or no listener */
 		pendula_event ev;
 		ev.frame = frame;
 		ev.body = k;

@@ -27,7 +27,9 @@ pendula_engine *pendula_engine_new(double sample_rate, const pendula_params *p)
 	pendula_system_init(&e->sys, p); /* so that the model is known */
 	e->sys.n = 0;                    /* every body "appears" at the reset */
 	e->sys.dof = 0;
-	engine_restart(e, engine_start_credit(e));
+	e->credit = engine_start_credit(e);
+	e->pace = engine_start_pace(e);
+	engine_restart(e);
 	memset(&e->stats, 0, sizeof(e->stats));
 	engine_fill_frame(e, &e->last);
 	return e;
@@ -61,7 +63,12 @@ void pendula_engine_reset(pendula_engine *e)
 		e->sys.n = 0;
 		e->sys.dof = 0;
 	}
-	engine_restart(e, engine_start_credit(e));
+	/* what is left of the budget, up to what a new engine has: a reset
+	 * in every block must not refill it */
+	const int64_t credit = engine_start_credit(e), pace = engine_start_pace(e);
+	e->credit = e->credit < credit ? e->credit : credit;
+	e->pace = e->pace < pace ? e->pace : pace;
+	engine_restart(e);
 	engine_fill_frame(e, &e->last);
 	e->last_lazy = 0;
 }

@@ -102,12 +102,25 @@ typedef struct pendula_model_ops pendula_model_ops;
 
 /* Work units of a step attempt's bookkeeping (the engine's part; the work
  * cap, engine_internal.h). */
-#define PENDULA_WORK_STEP  128
+#define PENDULA_WORK_STEP          128
 /* Work units of unused budget that carry over to later frames, and the
- * credit a reset starts with (step.c, engine_start_credit): the work since a reset
- * is at most pendula_stats.max_work_per_frame per frame, plus this, plus
- * the last step's. */
-#define PENDULA_BURST_WORK 48000
+ * credit a new engine starts with (a reset keeps what is left, up to this:
+ * step.c, engine_start_credit): the work since the engine was made is at
+ * most pendula_stats.max_work_per_frame per frame, plus this, plus the last
+ * step's. */
+#define PENDULA_BURST_WORK         48000
+/* Work units of the pace's carry-over (engine_internal.h, PACE_PER_FRAME):
+ * a run() call of n frames spends at most (n + 1) x max_work_per_frame x
+ * 3/2, plus this, plus one step (with its retries). */
+#define PENDULA_PACE_WORK          24000
+/* Work units of a restart's own part (the settings, the initial state and
+ * its measurement; its first step is priced as any step): this plus
+ * PENDULA_RESTART_ITERATIONS of the model's iterations (a six-link chain's
+ * settings cost the most to derive); and of new settings taking effect at
+ * a step (docs/NUMERICS.md, "Bounded work"). */
+#define PENDULA_WORK_RESTART       512
+#define PENDULA_RESTART_ITERATIONS 8
+#define PENDULA_WORK_SETTINGS      128
 
 /* Bytes a model may keep as constants derived from its settings. */
 #define PENDULA_SYSTEM_BYTES 512

@@ -395,6 +395,7 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 		engine_apply_phase_requests(e);
 	if (!on_event) {
 		e->event_region = 0; /* not followed: start afresh when asked */
+		e->event_armed = 0;
 		e->events_settled = 0;
 	}
 	/* This call's last frame replaces the one noted before: the steps

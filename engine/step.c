@@ -357,7 +357,7 @@ static int attempt_step(pendula_engine *e, double energy_now, const feedback_ste
 	const int it = e->sys.ops->step(&e->sys, &e->st, e->h, &e->pred);
 	e->stats.iterations += (uint64_t)it;
 	const int64_t work = PENDULA_WORK_STEP + (int64_t)it * e->sys.work_iteration;
-	e->credit -= work * e->credit_unit;
+	engine_pay(e, work);
 	*call_work += (uint64_t)work;
 	e->st.t = e->clock_base + (double)(++e->clock_steps) * e->h;
 	if (fb->on)
@@ -407,7 +407,6 @@ static int step_with_retries(pendula_engine *e, double energy_now, const feedbac
 		e->quiet_run = 0;
 	}
 	e->stats.steps++;
-	e->stats.work += call_work;
 	if (call_work > e->stats.max_call_work)
 		e->stats.max_call_work = call_work;
 	return finite;
@@ -435,7 +434,10 @@ static int recover_not_finite(pendula_engine *e, step_start *s)
 {
 	e->stats.restarts++;
 	if (!e->restarting) {
-		engine_restart(e, 0); /* (no more work this frame) */
+		/* no more work this frame: the first step waits for budget */
+		if (e->credit > 0)
+			e->credit = 0;
+		engine_restart(e);
 		return 1;
 	}
 	memset(&e->st, 0, sizeof(e->st));
@@ -464,8 +466,10 @@ static void next_step(pendula_engine *e)
 
 	const int had_pending = e->has_pending, n_before = e->sys.n;
 	apply_pending(e);
-	if (had_pending)
+	if (had_pending) {
+		engine_pay(e, PENDULA_WORK_SETTINGS);
 		start_fresh_channels(e, &s, n_before);
+	}
 
 	double energy_now = s.val[PENDULA_CH_ENERGY];
 	if (had_pending)
@@ -496,23 +500,58 @@ static void next_step(pendula_engine *e)
 	engine_frame_advance_setup(e);
 }
 
-/* The work credit a reset starts with: the carry-over a run earns in idle
+void engine_pay(pendula_engine *e, int64_t work)
+{
+	e->credit -= work * e->credit_unit;
+	e->pace -= work * e->credit_unit;
+	e->stats.work += (uint64_t)work;
+}
+
+/* The work credit a new engine starts with: the carry-over a run earns in idle
  * frames (PENDULA_BURST_WORK), since a fresh start has spent nothing.  The
  * first steps are often the dearest (the step level settles from the longest
  * step down); with no credit a musical setting can be capped at its first
  * frame and never again (docs/BENCHMARKS.md, "Why the constants are what
- * they are").  The same at every reset, so a reset still reproduces the
- * run that followed it; the last-resort restart of a state that blew up
- * starts with none. */
+ * they are").  A reset keeps what is left of it, up to that much: restarts
+ * are paid from the budget like steps, so that a restart in every block
+ * costs no more than the budget allows. */
 int64_t engine_start_credit(const pendula_engine *e)
 {
 	return (int64_t)PENDULA_BURST_WORK * e->credit_unit;
 }
 
+/* The pace a new engine starts with: its whole carry-over. */
+int64_t engine_start_pace(const pendula_engine *e)
+{
+	return (int64_t)PENDULA_PACE_WORK * e->credit_unit;
+}
+
+/* A restart without budget or pace left for its first step: the initial
+ * state held for one step of the chosen length (simulated time stands, and
+ * time_ratio shows it); the next step starts from it when there is budget. */
+static void hold_step(pendula_engine *e)
+{
+	step_start s;
+	engine_materialize_last(e);
+	e->events_settled = 0;
+	e->step_phase_x = e->st.phase_x;
+	e->step_phase_y = e->st.phase_y;
+	e->step_phase_z = e->st.phase_z;
+	memcpy(s.val, e->end_val, sizeof(s.val));
+	memset(s.der, 0, sizeof(s.der));
+	memset(s.jerk, 0, sizeof(s.jerk));
+	memset(e->end_der, 0, sizeof(e->end_der));
+	memset(e->end_jerk, 0, sizeof(e->end_jerk));
+	engine_build_interpolants(e, &s, 0, 0.0);
+	engine_frame_advance_setup(e);
+	e->stats.lost_time += e->h;
+}
+
 /* State = initial, t = 0, and the first step computed, paid from credit. */
-void engine_restart(pendula_engine *e, int64_t credit)
+void engine_restart(pendula_engine *e)
 {
 	apply_pending(e);
+	engine_pay(e, PENDULA_WORK_RESTART + PENDULA_RESTART_ITERATIONS * e->sys.work_iteration);
 	memset(&e->st, 0, sizeof(e->st));
 	memset(e->qdot, 0, sizeof(e->qdot));
 	e->clock_base = 0.0;
@@ -528,7 +567,6 @@ void engine_restart(pendula_engine *e, int64_t credit)
 	e->floor_good = 0;
 	e->quiet_run = 0;
 	e->grow_count = 0;
-	e->credit = credit;
 	e->h = PENDULA_H_MAX;
 	measure_all(e, e->end_val, e->end_der, e->end_jerk);
 	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
@@ -538,8 +576,12 @@ void engine_restart(pendula_engine *e, int64_t credit)
 	e->idx = 0;
 	e->phase_request[0] = e->phase_request[1] = 0;
 	e->event_region = 0;
+	e->event_armed = 0;
 	e->restarting = 1;
-	next_step(e);
+	if (can_step(e))
+		next_step(e);
+	else
+		hold_step(e);
 	e->restarting = 0;
 	e->u0 = 0.0;
 	e->idx = 0;
@@ -572,7 +614,7 @@ void engine_steps_for_frame(pendula_engine *e)
 	double u = frame_u(e);
 	int steps = 0;
 	while (u >= 1.0) {
-		if (e->credit <= 0) {
+		if (!can_step(e)) {
 			/* Work cap reached: simulated time slows down for this
 			 * frame rather than the integrator losing accuracy or
 			 * stability. */

@@ -827,10 +827,10 @@ static void test_corners(void)
 }
 
 /* --rest-events: once every continuous output is at rest, no event pulse
- * (flips, swings) either: a pendulum at rest passes through nothing.  Kept
- * apart from the corners because it fails on the angle models (their
- * angles at rest are round-off around 0, whose sign changes are taken for
- * swings), which the build runs as expected failures until that is fixed. */
+ * (flips, swings) either: a pendulum at rest passes through nothing (its
+ * angles at rest are round-off around 0, whose sign changes must not be
+ * taken for swings: engine/events.c, EVENT_DEADBAND).  Its own test, so
+ * that a failure names it. */
 static void test_rest_events(void)
 {
 	for (size_t i = 0; i < sizeof corners / sizeof corners[0]; ++i) {

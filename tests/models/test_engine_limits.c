@@ -380,6 +380,115 @@ static void test_time_stands_still(void)
 	pendula_engine_free(b);
 }
 
+/* What one host call may spend (engine/engine_internal.h, the pace): a
+ * reset, new settings and m frames spend at most m + 1 frames' pace, the
+ * pace's carry-over, the reset's price (an iteration costs at most 255
+ * units: a byte), and two steps begun on the last
+ * of the pace (with their retries and the settings' price). */
+static double call_bound(const pendula_stats *st, uint32_t m)
+{
+	return (m + 1.0) * 1.5 * st->max_work_per_frame + PENDULA_PACE_WORK + PENDULA_WORK_RESTART +
+	       PENDULA_RESTART_ITERATIONS * 255.0 +
+	       2.0 * (PENDULA_WORK_SETTINGS + (double)st->max_call_work);
+}
+
+/* No single call spends the carried-over budget at once, and restarts are
+ * paid from it: every model under hostile hosts (random in-range settings
+ * every block, structural settings every block, a reset every block), in
+ * random blocks of 1 to 512 frames, counted in work units (the engine's
+ * own account, pendula_stats.work, which the test checks against the
+ * pace's bound per call and the budget's over the run). */
+static void test_work_per_call(void)
+{
+	rng = test_rng_seeded(38);
+	const sweep_spec spec = {
+	    .models = ~0u, .source = {sweep_rng_uniform, &rng}, .as_float = true};
+	static float buf[512];
+	pendula_outputs o;
+	memset(&o, 0, sizeof(o));
+	o.ch[PENDULA_CH_THETA] = buf;
+	o.ch[PENDULA_CH_ENERGY] = buf;
+	/* a block's worth: the carry-over a call may spend fits 16 frames */
+	CU_ASSERT(PENDULA_PACE_WORK <= 16 * 1500);
+	for (int m = 0; m < PENDULA_N_MODELS; ++m) {
+		for (int mode = 0; mode < 3; ++mode) {
+			pendula_params p;
+			pendula_params_default(&p, (pendula_model)m);
+			p.time_scale = 100.0; /* dear steps, and many of them */
+			pendula_engine *e = pendula_engine_new(48000.0, &p);
+			double worst = 0.0;
+			int over = 0;
+			for (int b = 0; b < 400; ++b) {
+				const uint32_t n = 1u + (uint32_t)(test_rng_uniform(&rng) * 512.0);
+				pendula_stats before, after;
+				pendula_engine_stats(e, &before);
+				if (mode == 0) { /* every setting */
+					sweep_draw(&spec, (pendula_model)m, b, &p);
+				} else if (mode == 1) { /* structure */
+					p.n_bodies = 1 + b % PENDULA_MAX_BODIES;
+					p.shape = b % 3;
+					p.surface = b % 2;
+				}
+				pendula_engine_set_params(e, &p);
+				if (mode == 2) { /* a new start every block */
+					p.theta_init[0] = 0.1 * (b % 31);
+					pendula_engine_set_params(e, &p);
+					pendula_engine_reset(e);
+				}
+				pendula_engine_run(e, n, &o);
+				pendula_engine_stats(e, &after);
+				const double spent = (double)(after.work - before.work);
+				worst = fmax(worst, spent / call_bound(&after, n));
+				over += spent > call_bound(&after, n);
+			}
+			pendula_stats st;
+			pendula_engine_stats(e, &st);
+			printf("  %s, %s: the dearest call spent %.2f of its bound, "
+			       "%llu frames capped\n",
+			       pendula_variant_names[2 * m],
+			       mode == 0   ? "every setting every block"
+			       : mode == 1 ? "structure every block"
+			                   : "a reset every block",
+			       worst, (unsigned long long)st.capped_frames);
+			CU_ASSERT(over == 0);
+			CU_ASSERT(test_work_within_cap(&st));
+			pendula_engine_free(e);
+		}
+	}
+}
+
+/* A reset in every frame costs the budget: the work of a restart storm
+ * stays within what the frames earn (a reset does not refill the credit),
+ * and the motion stays finite. */
+static void test_restart_storm(void)
+{
+	pendula_params p;
+	pendula_params_default(&p, PENDULA_MODEL_CHAIN);
+	p.n_bodies = 6;
+	p.time_scale = 100.0;
+	pendula_engine *e = pendula_engine_new(48000.0, &p);
+	static float buf[1];
+	pendula_outputs o;
+	memset(&o, 0, sizeof(o));
+	o.ch[PENDULA_CH_ENERGY] = buf;
+	int finite = 1;
+	for (int i = 0; i < 4800; ++i) {
+		p.theta_init[0] = (i % 7) * 0.3;
+		pendula_engine_set_params(e, &p);
+		pendula_engine_reset(e);
+		pendula_engine_run(e, 1, &o);
+		finite &= isfinite(buf[0]);
+	}
+	pendula_stats st;
+	pendula_engine_stats(e, &st);
+	printf("  a reset every frame: %.0f work units per frame (budget %.0f)\n",
+	       (double)st.work / (double)st.frames, st.max_work_per_frame);
+	CU_ASSERT(finite);
+	CU_ASSERT(test_work_within_cap(&st));
+	CU_ASSERT((double)st.work / (double)st.frames <= 1.05 * st.max_work_per_frame);
+	pendula_engine_free(e);
+}
+
 CU_TestInfo engine_limits_tests[] = {
     {"stiff and extreme settings", test_stiff_and_extreme},
     {"random settings inside the ranges", test_random_settings_in_range},
@@ -387,6 +496,8 @@ CU_TestInfo engine_limits_tests[] = {
     {"no subnormals", test_no_subnormals},
     {"work cap", test_work_cap},
     {"a reset starts with the carry-over", test_start_credit},
+    {"no call spends the carry-over at once", test_work_per_call},
+    {"restarts are paid from the budget", test_restart_storm},
     {"time standing still for 2^31 frames", test_time_stands_still},
     CU_TEST_INFO_NULL,
 };
