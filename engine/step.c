@@ -179,7 +179,7 @@ static void angle_directions(const pendula_system *sys, double *val, double *der
  * channels it lacks are 0); the angles' jerk too when the model measures
  * it (else angle_jerk computes it), with what its step rule reads there
  * (inv_mass). */
-static void measure_all(pendula_engine *e, double *val, double *der, double *jerk)
+void engine_measure_all(pendula_engine *e, double *val, double *der, double *jerk)
 {
 	memset(val, 0, sizeof(double) * PENDULA_N_CH_ALL);
 	memset(der, 0, sizeof(double) * PENDULA_N_CH_ALL);
@@ -218,7 +218,7 @@ static int all_finite(const double *a, const double *b)
  * (measure_all): only the channels past n are cleared and a non-finite
  * value zeroed, as the difference's result is.  Other models: zeros (their
  * angle rows are unused). */
-static void angle_jerk(const pendula_engine *e, const double *accel, double *jerk)
+void engine_angle_jerk(const pendula_engine *e, const double *accel, double *jerk)
 {
 	const pendula_system *sys = &e->sys;
 	if (sys->ops->measure_jerk && sys->ops->velocity_outputs == PENDULA_VEL_ANGLE) {
@@ -263,7 +263,7 @@ static void start_changed_bodies(pendula_engine *e, step_start *s, int n_before)
 	double val[PENDULA_N_CH_ALL], der[PENDULA_N_CH_ALL], jerk[PENDULA_MAX_BODIES];
 	float inv_mass[PENDULA_MAX_BODIES];
 	memcpy(inv_mass, e->inv_mass, sizeof(inv_mass));
-	measure_all(e, val, der, jerk);
+	engine_measure_all(e, val, der, jerk);
 	memcpy(e->inv_mass, inv_mass, sizeof(inv_mass));
 	const int lo = n < n_before ? n : n_before, hi = n < n_before ? n_before : n;
 	for (int k = lo; k < hi && k < PENDULA_MAX_BODIES; ++k)
@@ -368,7 +368,7 @@ static int attempt_step(pendula_engine *e, double energy_now, const feedback_ste
 		e->st.q[k] = pendula_flush(e->st.q[k]);
 		e->st.p[k] = pendula_flush(e->st.p[k]);
 	}
-	measure_all(e, e->end_val, e->end_der, e->end_jerk);
+	engine_measure_all(e, e->end_val, e->end_der, e->end_jerk);
 	const int finite = all_finite(e->end_val, e->end_der);
 	if (finite && !fb->on && e->pred.work == e->pred.work)
 		*quiet = energy_defect_check(e, energy_now);
@@ -466,6 +466,7 @@ static void next_step(pendula_engine *e)
 	apply_pending(e);
 	if (had_pending)
 		start_fresh_channels(e, &s, n_before);
+	engine_drive_begin(e, &s);
 
 	double energy_now = s.val[PENDULA_CH_ENERGY];
 	if (had_pending)
@@ -488,7 +489,7 @@ static void next_step(pendula_engine *e)
 	relax_floor(e, quiet);
 	if (!finite && recover_not_finite(e, &s))
 		return;
-	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
+	engine_angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
 	double energy_slope_end = 0.0;
 	if (fb.on) /* the feedback's power at the end, for the interpolant only */
 		energy_slope_end += engine_feedback_power_end(e, fb.mu);
@@ -530,8 +531,9 @@ void engine_restart(pendula_engine *e, int64_t credit)
 	e->grow_count = 0;
 	e->credit = credit;
 	e->h = PENDULA_H_MAX;
-	measure_all(e, e->end_val, e->end_der, e->end_jerk);
-	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
+	engine_drive_clear(e);
+	engine_measure_all(e, e->end_val, e->end_der, e->end_jerk);
+	engine_angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
 	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY], NULL);
 	e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
 	e->u0 = 0.0;
