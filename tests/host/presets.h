@@ -128,5 +128,6 @@ void check_freeze_and_release(void);
 void check_chain_knob(void);
 void check_spherical_swings(void);
 void check_bead_knob(void);
+void check_kick_shaken(void);
 
 #endif

@@ -52,6 +52,9 @@
  *   chain-knob, spherical-swings, bead-knob  energy within 2 % of the target;
  *                  the continuous outputs within -1..1, moving, no step above
  *                  0.01 between frames (spherical: more than 10 swings)
+ *   kick-shaken    a synthetic kick loop (120 BPM) in the drive: the energy
+ *                  moves by more than 0.1 and stays below 1 over 10..40 s;
+ *                  without a drive the knob holds it within 2 % of 0.3
  *   slow-envelope tail  no subnormal or negative output up to 215 s
  *   at run time    every claim again, with the preset restored through lilv
  *                  into an instance that has been running for 1.3 s (as
@@ -74,6 +77,7 @@ static const claim claims[] = {
     {"chain-knob", PENDULA_MODEL_CHAIN, check_chain_knob},
     {"spherical-swings", PENDULA_MODEL_SPHERICAL, check_spherical_swings},
     {"bead-knob", PENDULA_MODEL_BEAD, check_bead_knob},
+    {"kick-shaken", PENDULA_MODEL_DOUBLE, check_kick_shaken},
     {"gentle-sway", PENDULA_MODEL_DOUBLE, check_gentle_sway},
     {"edge-of-chaos", PENDULA_MODEL_DOUBLE, check_edge_of_chaos},
     {"full-chaos", PENDULA_MODEL_DOUBLE, check_full_chaos},
