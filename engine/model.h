@@ -251,10 +251,12 @@ struct pendula_model_ops {
 void pendula_forcing_init(pendula_forcing *f, const pendula_params *p);
 
 /* Gravity in the frame that moves with the pivot: (gx, gy) = (-Gamma''x,
- * -g - Gamma''y) at the given phases, Gamma'' the forcing's and the drive
- * signal's pivot acceleration (pendula_forcing.drive: constant over a step).  (pendula_sincos:
- * every force evaluation of a forced model asks for it, and the phases stay within a few radians of
- * zero, where it is within an ulp of the C library's sin and cos at a fraction of their cost.) */
+ * -g - Gamma''y) at the given phases, Gamma'' the pivot acceleration of the
+ * forcing and of the drive signal (pendula_forcing.drive, constant over a
+ * step).  (pendula_sincos: every force evaluation of a forced model asks
+ * for it, and the phases stay within a few radians of zero, where it is
+ * within an ulp of the C library's sin and cos at a fraction of their
+ * cost.) */
 static inline void pendula_effective_gravity(const pendula_system *sys, double phase_x,
                                              double phase_y, double *gx, double *gy)
 {

@@ -215,14 +215,14 @@ static int all_finite(const double *a, const double *b)
  * phases.  Its error, (eps omega)^2 / 6 of the jerk, and its rounding, 1e-16
  * |accel| / eps, are far below what the septic interpolant needs of it.
  * A model with measure_jerk has already put its exact jerk there
- * (measure_all): only the channels past n are cleared and a non-finite
+ * (engine_measure_all): only the channels past n are cleared and a non-finite
  * value zeroed, as the difference's result is.  Other models: zeros (their
  * angle rows are unused). */
 void engine_angle_jerk(const pendula_engine *e, const double *accel, double *jerk)
 {
 	const pendula_system *sys = &e->sys;
 	if (sys->ops->measure_jerk && sys->ops->velocity_outputs == PENDULA_VEL_ANGLE) {
-		/* measured with the state (measure_all) */
+		/* measured with the state (engine_measure_all) */
 		for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 			jerk[k] = k < sys->n && isfinite(jerk[k]) ? jerk[k] : 0.0;
 		return;
@@ -255,7 +255,7 @@ void engine_angle_jerk(const pendula_engine *e, const double *accel, double *jer
  * range) start from the state as the model measures it now; blended over
  * the step from the old system's, a new body's direction was no unit
  * vector for 10 ms and a one-link chain's tip was not its link's end.
- * (measure_all's inv_mass is the step rule's, of the end of the last step:
+ * (engine_measure_all's inv_mass is the step rule's, of the end of the last step:
  * kept.) */
 static void start_changed_bodies(pendula_engine *e, step_start *s, int n_before)
 {
