@@ -75,11 +75,17 @@ static void drive_restart_slopes(pendula_engine *e, step_start *s)
 
 void engine_drive_begin(pendula_engine *e, step_start *s)
 {
+	pendula_forcing *f = &e->sys.force;
+	/* silence, the usual case: no drive held and none to come (the mean of
+	 * the samples summed is 0), so nothing changes */
+	if (!f->driven && e->drive_sum == 0.0 && e->drive_mean == 0.0) {
+		e->drive_count = 0.0;
+		return;
+	}
 	if (e->drive_count > 0.0) {
 		e->drive_mean = e->drive_sum / e->drive_count;
 		e->drive_sum = e->drive_count = 0.0;
 	}
-	pendula_forcing *f = &e->sys.force;
 	const double gain = pendula_nonneg(e->pending.drive_gain);
 	const int axis = e->pending.drive_axis;
 	double d[3] = {0.0, 0.0, 0.0};
