@@ -15,6 +15,7 @@
  *   events.c       flip and swing events
  *   motion.c       the motion as bytes (state save, memories)
  *   pluck.c        a kick at the current frame (a MIDI note's pluck)
+ *   drive.c        the drive signal: its samples, the pivot acceleration of a step
  *
  * See docs/NUMERICS.md ("How the engine works") for the design in prose.
  *
@@ -138,6 +139,11 @@ struct pendula_engine {
 	double clock_base; /* st.t = clock_base + clock_steps * h (h of clock_level) */
 	uint64_t clock_steps;
 	double step_phase_x, step_phase_y, step_phase_z; /* forcing phases at the step start */
+	/* The drive signal (drive.c): this call's samples (NULL: silence),
+	 * the sum and count of the samples since the last step began, and
+	 * the mean the steps hold (signal units). */
+	const float *drive_in;
+	double drive_sum, drive_count, drive_mean;
 	/* Hermite interpolant in u of the channels the frames read in double
 	 * precision: tip x, y, energy, tip z (the angles use qpoly; the
 	 * direction channels are read from fpoly, to keep the engine small). */
@@ -238,6 +244,19 @@ void engine_detect_events(pendula_engine *e, double u, uint32_t frame, pendula_e
 /* The events of frames [idx + i0, idx + i1] of the step (block frames done + i). */
 void engine_detect_range(pendula_engine *e, uint32_t i0, uint32_t i1, uint32_t done,
                          pendula_event_fn on_event, void *user);
+
+/* ---- drive.c ---- */
+/* The samples of frames [from, from + m) of this call into the sum. */
+void engine_drive_take(pendula_engine *e, uint32_t from, uint32_t m);
+/* Before a step (s: its start): the drive's pivot acceleration over it;
+ * where it changed, the start's derivatives follow it. */
+void engine_drive_begin(pendula_engine *e, step_start *s);
+/* A restart: no drive, nothing summed. */
+void engine_drive_clear(pendula_engine *e);
+/* The model's values and derivatives of every channel at the state (step.c). */
+void engine_measure_all(pendula_engine *e, double *val, double *der, double *jerk);
+/* An angle model's jerks at the state from its accelerations (step.c). */
+void engine_angle_jerk(const pendula_engine *e, const double *accel, double *jerk);
 
 /* ---- shared evaluations (hot: inline) ---- */
 

@@ -260,10 +260,12 @@ struct pendula_model_ops {
 void pendula_forcing_init(pendula_forcing *f, const pendula_params *p);
 
 /* Gravity in the frame that moves with the pivot: (gx, gy) = (-Gamma''x,
- * -g - Gamma''y) at the given phases.  (pendula_sincos: every force
- * evaluation of a forced model asks for it, and the phases stay within a
- * few radians of zero, where it is within an ulp of the C library's sin
- * and cos at a fraction of their cost.) */
+ * -g - Gamma''y) at the given phases, Gamma'' the pivot acceleration of the
+ * forcing and of the drive signal (pendula_forcing.drive, constant over a
+ * step).  (pendula_sincos: every force evaluation of a forced model asks
+ * for it, and the phases stay within a few radians of zero, where it is
+ * within an ulp of the C library's sin and cos at a fraction of their
+ * cost.) */
 static inline void pendula_effective_gravity(const pendula_system *sys, double phase_x,
                                              double phase_y, double *gx, double *gy)
 {
@@ -277,6 +279,10 @@ static inline void pendula_effective_gravity(const pendula_system *sys, double p
 	if (sys->force.accel_y > 0.0) {
 		pendula_sincos(phase_y, &s, &c);
 		*gy += sys->force.accel_y * c;
+	}
+	if (sys->force.driven) { /* the drive's pivot acceleration, held over the step */
+		*gx -= sys->force.drive[0];
+		*gy -= sys->force.drive[1];
 	}
 }
 
@@ -292,6 +298,8 @@ static inline void pendula_effective_gravity3(const pendula_system *sys, double 
 		pendula_sincos(phase_z, &s, &c);
 		g3[2] = sys->force.accel_z * s;
 	}
+	if (sys->force.driven)
+		g3[2] -= sys->force.drive[2];
 }
 
 /* The same at a state's forcing phases. */

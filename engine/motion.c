@@ -5,8 +5,8 @@
  * interpolants, simulated time and forcing phases, the step-size and work
  * bookkeeping, the event regions — without the settings the host owns.
  *
- * The bytes are the engine's own struct with its one pointer (the model's
- * operations) cleared: a save is a copy, so that a memory store or recall
+ * The bytes are the engine's own struct with its pointers (the model's
+ * operations, the drive's buffer of the call) cleared: a save is a copy, so that a memory store or recall
  * in run() is a bounded copy with no allocation.  They are meant for this
  * build on this machine (the LV2 state says so with its version and sizes,
  * lv2/state.c), and a load checks everything that indexes an array before
@@ -27,6 +27,7 @@ void pendula_engine_motion_save(const pendula_engine *e, void *buf)
 	pendula_engine *m = (pendula_engine *)buf;
 	memcpy(m, e, sizeof(*m));
 	m->sys.ops = NULL; /* an address means nothing in another process */
+	m->drive_in = NULL; /* (the host's buffer, valid for one call) */
 }
 
 pendula_model pendula_motion_model(const void *buf)
@@ -62,6 +63,7 @@ int pendula_engine_motion_load(pendula_engine *e, const void *buf,
 
 	memcpy(e, m, sizeof(*e));
 	e->sys.ops = ops;
+	e->drive_in = NULL;
 	e->stats = stats;
 	e->serial = serial + 1; /* the settings in force may have changed */
 	/* The controls belong to the host: the motion goes on under the

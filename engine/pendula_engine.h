@@ -61,7 +61,7 @@ typedef struct {
 	/* The chaos knob (docs/GUIDE.md): normalised energy the feedback force
 	 * holds (< 0: off) and its rate (1/s of simulated time). */
 	double energy_target, energy_rate;
-	/* The drive signal (pendula_engine_run_driven): pivot acceleration per
+	/* The drive signal (pendula_engine_set_drive): pivot acceleration per
 	 * unit of signal in units of gravity, and its axis (0 x, 1 y, 2 z). */
 	double drive_gain;
 	int drive_axis;
@@ -91,11 +91,17 @@ typedef struct {
 	double omega_x, omega_y; /* rad/s */
 	double accel_x, accel_y; /* Delta Omega^2 (m/s^2) */
 	int forced;              /* any pivot acceleration at all */
+	/* The drive signal's pivot acceleration over the current step (m/s^2,
+	 * x y z; set by the engine before each step, engine/drive.c) and
+	 * whether it is not zero: models subtract it from gravity as they do
+	 * the forcing's (pendula_effective_gravity). */
+	int driven;
 	double amp_z, omega_z, accel_z;
 	/* A model's own moving part, not the pivot: the bead's wavy floor,
 	 * whose wave's phase (pendula_state.phase_w) advances at omega_w
 	 * (rad/s; 0 for every other model). */
 	double omega_w;
+	double drive[3];
 } pendula_forcing;
 
 typedef struct pendula_model_ops pendula_model_ops;
@@ -311,6 +317,14 @@ typedef struct {
 } pendula_outputs;
 
 void pendula_engine_run(pendula_engine *e, uint32_t n_frames, const pendula_outputs *out);
+/* The drive signal for the next run call (or tick): one sample per frame
+ * of it, read from buf[0] on; NULL (also the state after every run call)
+ * is silence.  Samples that are not finite count as 0.  Its effect is the
+ * pivot acceleration drive_gain g per unit of signal along drive_axis
+ * (pendula_params); each integration step holds the mean of the samples
+ * of the frames since the step before began (docs/NUMERICS.md, "The drive
+ * signal"). */
+void pendula_engine_set_drive(pendula_engine *e, const float *buf);
 /* The same, calling on_event for every event, in frame order (then body
  * order).  Events are followed only by this function (pendula_engine_run
  * forgets them; the first frame after it sets the reference), so the

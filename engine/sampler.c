@@ -367,6 +367,8 @@ void pendula_engine_tick(pendula_engine *e, pendula_frame *f)
 	engine_detect_events(e, frame_u(e), 0, NULL, NULL);
 	e->last = *f;
 	e->last_lazy = 0;
+	engine_drive_take(e, 0, 1);
+	e->drive_in = NULL; /* (valid for one call) */
 	frames_done(e, 1);
 	e->stats.frames++;
 	earn(e, 1);
@@ -389,8 +391,10 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
                                     const pendula_outputs *out, const pendula_outputs *last,
                                     pendula_event_fn on_event, void *user)
 {
-	if (n_frames == 0)
+	if (n_frames == 0) {
+		e->drive_in = NULL;
 		return;
+	}
 	if (e->phase_request[0] || e->phase_request[1])
 		engine_apply_phase_requests(e);
 	if (!on_event) {
@@ -425,6 +429,8 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 				}
 			}
 			write_span(e, out, &list, done, idx, mm);
+			/* their drive samples, for the steps that follow them */
+			engine_drive_take(e, done, m);
 			done += m;
 			frames_done(e, m);
 			e->stats.frames += m;
@@ -441,4 +447,5 @@ void pendula_engine_run_events_last(pendula_engine *e, uint32_t n_frames,
 		if (frame_u(e) >= 1.0)
 			engine_steps_for_frame(e);
 	}
+	e->drive_in = NULL; /* (valid for one call) */
 }

@@ -179,7 +179,7 @@ static void angle_directions(const pendula_system *sys, double *val, double *der
  * channels it lacks are 0); the angles' jerk too when the model measures
  * it (else angle_jerk computes it), with what its step rule reads there
  * (inv_mass). */
-static void measure_all(pendula_engine *e, double *val, double *der, double *jerk)
+void engine_measure_all(pendula_engine *e, double *val, double *der, double *jerk)
 {
 	memset(val, 0, sizeof(double) * PENDULA_N_CH_ALL);
 	memset(der, 0, sizeof(double) * PENDULA_N_CH_ALL);
@@ -215,14 +215,14 @@ static int all_finite(const double *a, const double *b)
  * phases.  Its error, (eps omega)^2 / 6 of the jerk, and its rounding, 1e-16
  * |accel| / eps, are far below what the septic interpolant needs of it.
  * A model with measure_jerk has already put its exact jerk there
- * (measure_all): only the channels past n are cleared and a non-finite
+ * (engine_measure_all): only the channels past n are cleared and a non-finite
  * value zeroed, as the difference's result is.  Other models: zeros (their
  * angle rows are unused). */
-static void angle_jerk(const pendula_engine *e, const double *accel, double *jerk)
+void engine_angle_jerk(const pendula_engine *e, const double *accel, double *jerk)
 {
 	const pendula_system *sys = &e->sys;
 	if (sys->ops->measure_jerk && sys->ops->velocity_outputs == PENDULA_VEL_ANGLE) {
-		/* measured with the state (measure_all) */
+		/* measured with the state (engine_measure_all) */
 		for (int k = 0; k < PENDULA_MAX_BODIES; ++k)
 			jerk[k] = k < sys->n && isfinite(jerk[k]) ? jerk[k] : 0.0;
 		return;
@@ -255,7 +255,7 @@ static void angle_jerk(const pendula_engine *e, const double *accel, double *jer
  * range) start from the state as the model measures it now; blended over
  * the step from the old system's, a new body's direction was no unit
  * vector for 10 ms and a one-link chain's tip was not its link's end.
- * (measure_all's inv_mass is the step rule's, of the end of the last step:
+ * (engine_measure_all's inv_mass is the step rule's, of the end of the last step:
  * kept.) */
 static void start_changed_bodies(pendula_engine *e, step_start *s, int n_before)
 {
@@ -263,7 +263,7 @@ static void start_changed_bodies(pendula_engine *e, step_start *s, int n_before)
 	double val[PENDULA_N_CH_ALL], der[PENDULA_N_CH_ALL], jerk[PENDULA_MAX_BODIES];
 	float inv_mass[PENDULA_MAX_BODIES];
 	memcpy(inv_mass, e->inv_mass, sizeof(inv_mass));
-	measure_all(e, val, der, jerk);
+	engine_measure_all(e, val, der, jerk);
 	memcpy(e->inv_mass, inv_mass, sizeof(inv_mass));
 	const int lo = n < n_before ? n : n_before, hi = n < n_before ? n_before : n;
 	for (int k = lo; k < hi && k < PENDULA_MAX_BODIES; ++k)
@@ -368,7 +368,7 @@ static int attempt_step(pendula_engine *e, double energy_now, const feedback_ste
 		e->st.q[k] = pendula_flush(e->st.q[k]);
 		e->st.p[k] = pendula_flush(e->st.p[k]);
 	}
-	measure_all(e, e->end_val, e->end_der, e->end_jerk);
+	engine_measure_all(e, e->end_val, e->end_der, e->end_jerk);
 	const int finite = all_finite(e->end_val, e->end_der);
 	if (finite && !fb->on && e->pred.work == e->pred.work)
 		*quiet = energy_defect_check(e, energy_now);
@@ -470,6 +470,7 @@ static void next_step(pendula_engine *e)
 		engine_pay(e, PENDULA_WORK_SETTINGS);
 		start_fresh_channels(e, &s, n_before);
 	}
+	engine_drive_begin(e, &s);
 
 	double energy_now = s.val[PENDULA_CH_ENERGY];
 	if (had_pending)
@@ -492,7 +493,7 @@ static void next_step(pendula_engine *e)
 	relax_floor(e, quiet);
 	if (!finite && recover_not_finite(e, &s))
 		return;
-	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
+	engine_angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
 	double energy_slope_end = 0.0;
 	if (fb.on) /* the feedback's power at the end, for the interpolant only */
 		energy_slope_end += engine_feedback_power_end(e, fb.mu);
@@ -568,8 +569,9 @@ void engine_restart(pendula_engine *e)
 	e->quiet_run = 0;
 	e->grow_count = 0;
 	e->h = PENDULA_H_MAX;
-	measure_all(e, e->end_val, e->end_der, e->end_jerk);
-	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
+	engine_drive_clear(e);
+	engine_measure_all(e, e->end_val, e->end_der, e->end_jerk);
+	engine_angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
 	e->level = choose_level(e, e->end_val[PENDULA_CH_ENERGY], NULL);
 	e->h = PENDULA_H_MAX * ldexp(1.0, -e->level);
 	e->u0 = 0.0;
@@ -598,8 +600,8 @@ void engine_restart_from_state(pendula_engine *e)
 	e->sys.ops->momentum(&e->sys, e->st.q, e->qdot, e->st.p);
 	pendula_predictor_start(&e->pred, e->qdot);
 	e->clock_level = -1; /* the step clock starts again at st.t */
-	measure_all(e, e->end_val, e->end_der, e->end_jerk);
-	angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
+	engine_measure_all(e, e->end_val, e->end_der, e->end_jerk);
+	engine_angle_jerk(e, e->end_der + PENDULA_CH_OMEGA, e->end_jerk);
 	e->u0 = 0.0;
 	e->idx = 0;
 	next_step(e);

@@ -488,6 +488,8 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 	const pendula_outputs *last_out;
 	pendula_outputs *out = pendula_routing_span_begin(&self->route, offset, last, &last_out);
 	pendula_notes_pulse_begin(notes, out->ch[PENDULA_CH_FLIPS], out->ch[PENDULA_CH_SWINGS], n);
+	const float *drive = (const float *)self->port[P_DRIVE];
+	pendula_engine_set_drive(self->engine, drive ? drive + offset : NULL);
 	pendula_engine_run_events_last(self->engine, n, out, last_out,
 	                               notes->events_on ? pendula_notes_on_event : NULL, notes);
 	if (pendula_memory_gliding(&self->mem))

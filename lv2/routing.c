@@ -169,6 +169,13 @@ void pendula_routing_route(pendula_routing *r, void *const *port, pendula_cc *cc
 			else if (t > s)
 				shadowed = true; /* a later output overwrites this buffer */
 		}
+		/* In place (no lv2:inPlaceBroken): the drive input in an
+		 * output's buffer would be overwritten before the engine reads
+		 * it; the copy route writes each span only after the engine ran
+		 * it, so the drive's frames are read first. */
+		if (host && port[P_DRIVE] &&
+		    buffers_overlap(host, (const float *)port[P_DRIVE], n_samples))
+			r->route_copy = true;
 		r->route_host[s] = shadowed ? NULL : host;
 		const bool cc_on = cc_live && cc->out[s].cc >= 0;
 		r->route_scratch[s] = cc_on && !r->route_host[s];

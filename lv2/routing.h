@@ -57,10 +57,11 @@ typedef struct {
 	float *route_host[PENDULA_MAX_SIGNALS];  /* direct target, or NULL */
 	bool route_scratch[PENDULA_MAX_SIGNALS]; /* CC reads this signal from scratch */
 	bool route_last[PENDULA_MAX_SIGNALS];    /* its last value comes from last_value */
-	bool route_copy;                         /* partial overlap: scratch and copy all */
-	bool route_any_scratch;                  /* route_copy or some route_scratch */
-	bool route_events;                       /* the outputs need the engine's events */
-	bool cc_live;                            /* CC encoder runs: midi_out connected, a cc on */
+	bool route_copy; /* partial overlap (or the drive input in an output): scratch and copy all
+	                  */
+	bool route_any_scratch; /* route_copy or some route_scratch */
+	bool route_events;      /* the outputs need the engine's events */
+	bool cc_live;           /* CC encoder runs: midi_out connected, a cc on */
 	/* The route holds until a buffer changes, the CC settings change or
 	 * the block size does. */
 	bool route_stale;

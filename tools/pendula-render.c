@@ -37,6 +37,8 @@ typedef struct {
 	const LV2_Feature *features[5];
 	LilvInstance *instance;
 	float *zero_buf; /* the signal inputs */
+	Drive drive;     /* the drive input's signal, if given */
+	Port *drive_port;
 } Render;
 
 /* Progress on stderr (when it is a terminal), once a render takes more
@@ -186,6 +188,9 @@ static void render_block(Render *r, uint64_t done, uint32_t n, uint64_t *next_cs
 			lv2th_prepare_atoms(NULL, p->atom, p->atom_capacity);
 	}
 
+	float *drive = drive_block(&r->drive, n);
+	if (drive && r->drive_port)
+		lilv_instance_connect_port(r->instance, r->drive_port->index, drive);
 	lilv_instance_run(r->instance, n);
 
 	for (uint32_t j = 0; j < n; ++j) {
@@ -373,8 +378,13 @@ int main(int argc, char **argv)
 		open_outputs(&r);
 		instantiate(&r);
 		connect_ports(&r);
+		drive_open(&r.drive, &r.o);
+		r.drive_port = find_port(&r.h, "drive");
+		if (r.drive.buf && (!r.drive_port || r.drive_port->role != ROLE_SIGNAL_IN))
+			die("%s has no drive input", r.h.uri);
 		render(&r);
 		status = finish_outputs(&r);
+		drive_close(&r.drive);
 		free_render(&r);
 	}
 	free_world(&r);

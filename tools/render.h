@@ -103,6 +103,8 @@ typedef struct {
 	int png_w, png_h;
 	int stats;
 	int quiet;
+	const char *drive_wav; /* the drive input: a WAV's first channel, looped */
+	double drive_kick;     /* or a kick drum at this tempo (BPM; 0: none) */
 	/* which rendering options were given, for the PNG title */
 	int seconds_given, rate_given, block_given;
 } Options;
@@ -182,6 +184,23 @@ Track *tracks_new(uint32_t n, uint32_t n_cols);
 void track_add(Track *t, float v, uint32_t col);
 void tracks_print(FILE *f, const Host *h, const Track *tracks, uint64_t total);
 void tracks_free(Track *tracks, uint32_t n);
+
+/* ---- the drive input's signal (render_drive.c) ---- */
+
+typedef struct {
+	SNDFILE *snd;
+	int channels;
+	float *frames; /* a block of the file's frames */
+	float *buf;    /* a block of the signal (NULL: no drive given) */
+	double kick_bpm;
+	long rate;
+	uint64_t pos;
+} Drive;
+
+void drive_open(Drive *d, const Options *o);
+/* The next n samples (n at most the block), or NULL without a drive. */
+float *drive_block(Drive *d, uint32_t n);
+void drive_close(Drive *d);
 
 /* ---- WAV and CSV (render_files.c) ---- */
 

@@ -80,6 +80,9 @@ static void usage(FILE *out)
 	        "  --rate HZ           sample rate, an integer from %ld to %ld (default %ld)\n"
 	        "  --block N           frames per run() call, 1 to %ld (default %ld); the last\n"
 	        "                      block is shorter when the length is not a multiple\n"
+	        "  --drive-wav FILE    feed the drive input from FILE (its first channel,\n"
+	        "                      looped; set drive_gain to hear it)\n"
+	        "  --drive-kick BPM    feed the drive input a kick drum at BPM\n"
 	        "\n"
 	        "Output (at least one of --wav, --csv, --png, --stats):\n"
 	        "  --wav FILE          32-bit float WAV, one channel per signal output\n"
@@ -147,6 +150,8 @@ typedef enum {
 	OPT_WAV,
 	OPT_CSV,
 	OPT_CSV_EVERY,
+	OPT_DRIVE_WAV,
+	OPT_DRIVE_KICK,
 	OPT_PNG,
 	OPT_PNG_SIZE,
 	OPT_STATS,
@@ -173,6 +178,8 @@ static const OptionSpec option_specs[] = {
     {"--wav", OPT_WAV, 1},
     {"--csv", OPT_CSV, 1},
     {"--csv-every", OPT_CSV_EVERY, 1},
+    {"--drive-wav", OPT_DRIVE_WAV, 1},
+    {"--drive-kick", OPT_DRIVE_KICK, 1},
     {"--png", OPT_PNG, 1},
     {"--png-size", OPT_PNG_SIZE, 1},
     {"--stats", OPT_STATS, 0},
@@ -346,6 +353,15 @@ static void apply_option(Options *o, OptionId id, const char *name, const char *
 	case OPT_CSV_EVERY:
 		o->csv_every =
 		    parse_int_option("--csv-every", value, 1, 1000000000L, "a frame count");
+		break;
+	case OPT_DRIVE_WAV:
+		o->drive_wav = non_empty(name, value, "a file name");
+		break;
+	case OPT_DRIVE_KICK:
+		if (!parse_number(value, &o->drive_kick) || !(o->drive_kick >= 1.0) ||
+		    o->drive_kick > 1000.0)
+			die_usage("--drive-kick: expected a tempo from 1 to 1000 BPM, got '%s'",
+			          value);
 		break;
 	case OPT_PNG:
 		o->png = non_empty(name, value, "a file name");

@@ -384,7 +384,8 @@ static double state_power(const pendula_system *sys, const pendula_state *s, con
 static int bead_step(const pendula_system *sys, pendula_state *s, double h, pendula_predictor *pr)
 {
 	return pendula_compose_suzuki(sys, s, h, pr, 1, base_for_suzuki,
-	                              BM(sys)->conservative ? NULL : state_power);
+	                              BM(sys)->conservative && !sys->force.driven ? NULL
+	                                                                          : state_power);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -540,7 +540,8 @@ static int spherical_step(const pendula_system *sys, pendula_state *s, double h,
                           pendula_predictor *pr)
 {
 	/* (no power to integrate when nothing but gravity and the rods acts) */
-	const pendula_state_power power = SM(sys)->conservative ? NULL : state_power;
+	const pendula_state_power power =
+	    SM(sys)->conservative && !sys->force.driven ? NULL : state_power;
 	switch (sys->n) {
 	case 1:
 		return pendula_compose_s9(sys, s, h, pr, 1, base_1, power);

@@ -153,7 +153,7 @@ pendula_gauss_gravity(const pendula_system *sys, const pendula_state *s, double 
 	for (int i = 0; i < PENDULA_GAUSS_STAGES; ++i) {
 		gx[i] = 0.0;
 		gy[i] = -sys->g;
-		if (sys->force.forced) {
+		if (sys->force.forced || sys->force.driven) {
 			const double ci = pendula_gauss_c[i] * h;
 			pendula_effective_gravity(sys, s->phase_x + sys->force.omega_x * ci,
 			                          s->phase_y + sys->force.omega_y * ci, &gx[i],

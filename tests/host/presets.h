@@ -133,5 +133,6 @@ void check_c_minor_pentatonic_flips(void);
 
 /* test_presets_live.c */
 void check_memory_lanes(void);
+void check_kick_shaken(void);
 
 #endif

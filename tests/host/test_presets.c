@@ -62,6 +62,9 @@
  *                  note-on; at its frame the energy pluck_energy within 5 %;
  *                  more than half of it 1 s later, less than half of that
  *                  30 s later; without notes at rest for 10 s
+ *   kick-shaken    a synthetic kick loop (120 BPM) in the drive: the energy
+ *                  moves by more than 0.1 and stays below 1 over 10..40 s;
+ *                  without a drive the knob holds it within 2 % of 0.3
  *   slow-envelope tail  no subnormal or negative output up to 215 s
  *   at run time    every claim again, with the preset restored through lilv
  *                  into an instance that has been running for 1.3 s (as
@@ -86,6 +89,7 @@ static const claim claims[] = {
     {"bead-knob", PENDULA_MODEL_BEAD, check_bead_knob},
     {"memory-lanes", PENDULA_MODEL_DOUBLE, check_memory_lanes},
     {"c-minor-pentatonic-flips", PENDULA_MODEL_DOUBLE, check_c_minor_pentatonic_flips},
+    {"kick-shaken", PENDULA_MODEL_DOUBLE, check_kick_shaken},
     {"gentle-sway", PENDULA_MODEL_DOUBLE, check_gentle_sway},
     {"edge-of-chaos", PENDULA_MODEL_DOUBLE, check_edge_of_chaos},
     {"full-chaos", PENDULA_MODEL_DOUBLE, check_full_chaos},
