@@ -124,6 +124,7 @@ typedef struct {
 	bool params_dirty;
 	bool restart_pending; /* set by activate(): restart at the first run() */
 	float prev_reset;
+	float prev_freeze;
 
 	/* time_ratio (see time_ratio_begin/_end): simulated seconds the
 	 * engine's work cap had dropped when the block began. */
@@ -455,6 +456,13 @@ static void block_controls(Pendula *self)
 	const float reset = self->ctl.control[P_RESET];
 	const bool reset_edge = reset >= 0.5f && self->prev_reset < 0.5f;
 	self->prev_reset = reset;
+	/* Freeze switched on together with a new motion (a preset loaded, whose
+	 * initial angles may equal the running ones) holds the new motion's
+	 * start, not the old motion (docs/GUIDE.md, "Freeze"). */
+	const bool freeze_edge = pendula_freeze_on(self->ctl.control) && self->prev_freeze < 0.5f;
+	self->prev_freeze = self->ctl.control[P_FREEZE];
+	if (freeze_edge && self->ctl.motion_changed)
+		self->restart_pending = true;
 
 	if (self->ctl.changed) { /* (otherwise stepped_last is up to date) */
 		const unsigned asked = pendula_controls_stepped_changes(&self->ctl);
@@ -632,6 +640,7 @@ static void activate(LV2_Handle instance)
 	pendula_engine_reset(self->engine);
 	self->restart_pending = true;
 	self->prev_reset = 0.0f;
+	self->prev_freeze = 0.0f;
 	self->chunk_phase = 0;
 	midi_tempo_init(self);
 	pendula_notes_activate(&self->notes); /* notes that sounded before deactivate() end */

@@ -53,6 +53,8 @@
  *                  the continuous outputs within -1..1, moving, no step above
  *                  0.01 between frames (spherical: more than 10 swings)
  *   slow-envelope tail  no subnormal or negative output up to 215 s
+ *   run-time start every preset loaded into a running instance starts with
+ *                  the frames of a fresh instance with it (freeze: its pose)
  *   at run time    every claim again, with the preset restored through lilv
  *                  into an instance that has been running for 1.3 s (as
  *                  Ardour loads a preset): a change of theta*_init restarts
@@ -182,6 +184,69 @@ static void test_cv_variants(void)
 	}
 }
 
+/* The first frames of variant v with preset p loaded at run time (after a
+ * motion from other initial angles, or from the defaults) against a fresh
+ * instance that loaded it before activate(): the signal outputs frame by
+ * frame and the control outputs after the last block.  Block sizes differ
+ * between the two: the outputs do not depend on them (docs/ARCHITECTURE.md).
+ * Returns the symbol of the first output that differs, or NULL. */
+static const char *run_time_difference(pendula_variant v, const preset_info *p, bool other_start)
+{
+	const int64_t frames = 4096;
+	restore_ctx cf, cr;
+	DawHost *fresh = host_with_preset(v, p, &cf);
+	DawHost *late = host_running_with_preset_from(v, p, &cr, other_start);
+	fresh->recording = late->recording = true;
+	daw_activate(fresh);
+	daw_render(fresh, frames, 256, NULL);
+	daw_render(late, frames, 1000, NULL);
+	const char *bad = NULL;
+	for (int id = 0; id < PENDULA_N_PORT_IDS && !bad; ++id) {
+		if (fresh->rec[id] && late->rec[id] &&
+		    memcmp(fresh->rec[id], late->rec[id], (size_t)frames * sizeof(float)))
+			bad = pendula_ports[id].symbol;
+		if (fresh->has[id] && pendula_ports[id].kind == PK_CONTROL_OUT &&
+		    id != P_CTL_TIME_RATIO && fresh->control[id] != late->control[id])
+			bad = pendula_ports[id].symbol;
+	}
+	daw_host_free(fresh);
+	daw_host_free(late);
+	return bad;
+}
+
+/* Every preset loaded at run time, after a motion from other initial
+ * angles, starts as in a fresh instance (a change of an initial angle
+ * restarts the motion); a preset that loads frozen shows its own pose also
+ * after the default motion, whose initial angles may be its own
+ * (docs/GUIDE.md, "Freeze"). */
+static void test_run_time_start(void)
+{
+	for (size_t i = 0; i < n_presets; ++i) {
+		const preset_info *p = &presets[i];
+		for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+			if (!p->applies[v])
+				continue;
+			const char *bad = run_time_difference((pendula_variant)v, p, true);
+			CHECK(
+			    !bad,
+			    "%s on %s, loaded after another motion: %s differs from a fresh start",
+			    p->slug, pendula_variant_names[v], bad);
+			restore_ctx ctx;
+			DawHost *probe = host_with_preset((pendula_variant)v, p, &ctx);
+			const bool frozen = probe->control[P_FREEZE] >= 0.5f;
+			daw_host_free(probe);
+			if (!frozen)
+				continue;
+			printf("\n    %s on %s loads frozen", p->slug, pendula_variant_names[v]);
+			bad = run_time_difference((pendula_variant)v, p, false);
+			CHECK(!bad,
+			      "%s on %s, loaded frozen after the default motion: %s is not its own "
+			      "pose",
+			      p->slug, pendula_variant_names[v], bad);
+		}
+	}
+}
+
 static int suite_at_run_time(void)
 {
 	at_run_time = true;
@@ -191,6 +256,7 @@ static int suite_at_run_time(void)
 static CU_TestInfo library_tests[] = {
     {"library", test_library},
     {"cv_variants", test_cv_variants},
+    {"run_time_start", test_run_time_start},
     CU_TEST_INFO_NULL,
 };
 
