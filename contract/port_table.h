@@ -173,10 +173,10 @@
 	  .min = 0, .max = 1000, .def = 0, .unit = PU_HZ, .flags = PF_SMOOTH | PF_UI, .param = PP(pivot_y_freq), .conv = PC_REAL, \
 	  .doc = "Vertical forcing frequency Omega_y / 2 pi") \
 	X(P_PIVOT_Z_AMP, .symbol = "pivot_z_amp", .name = "Pivot Z amplitude", .kind = PK_CONTROL_IN, .models = PM_3D, .group = PG_FORCING, \
-	  .min = 0, .max = 10, .def = 0, .unit = PU_M, .flags = PF_SMOOTH, .param = PP(pivot_z_amp), .conv = PC_REAL, \
+	  .min = 0, .max = 10, .def = 0, .unit = PU_M, .flags = PF_SMOOTH | PF_UI, .param = PP(pivot_z_amp), .conv = PC_REAL, \
 	  .doc = "Forcing amplitude Delta_z toward the viewer") \
 	X(P_PIVOT_Z_FREQ, .symbol = "pivot_z_freq", .name = "Pivot Z frequency", .kind = PK_CONTROL_IN, .models = PM_3D, .group = PG_FORCING, \
-	  .min = 0, .max = 1000, .def = 0, .unit = PU_HZ, .flags = PF_SMOOTH, .param = PP(pivot_z_freq), .conv = PC_REAL, \
+	  .min = 0, .max = 1000, .def = 0, .unit = PU_HZ, .flags = PF_SMOOTH | PF_UI, .param = PP(pivot_z_freq), .conv = PC_REAL, \
 	  .doc = "Forcing frequency Omega_z / 2 pi toward the viewer") \
 	X(P_THETA1_INIT, .symbol = "theta1_init", .name = "Initial angle 1", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_INITIAL, \
 	  .min = -180, .max = 180, .def = 120, .unit = PU_DEGREE, .flags = PF_INITIAL, .param = PP(theta_init[0]), .conv = PC_DEG, \
