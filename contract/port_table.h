@@ -712,7 +712,13 @@
 	  .doc = "Highest MIDI note of a scale's range") \
 	X(P_NOTE_GRID, .symbol = "note_grid", .name = "Note grid", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_EVENTS, \
 	  .min = 0, .max = 4, .def = 0, .flags = PF_INTEGER | PF_ENUM, \
-	  .doc = "Event notes start on this grid of the host's beat (off: at once)")
+	  .doc = "Event notes start on this grid of the host's beat (off: at once)") \
+	X(P_OUT_ENERGY_LEVEL, .symbol = "energy_level", .name = "Energy level", .kind = PK_SIGNAL_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = 0, .max = 1, .related = P_CTL_ENERGY_LEVEL, .channel = PENDULA_CH_ENERGY_LEVEL, \
+	  .doc = "Energy E as a / (1 + a), a = sqrt(E): 0 at rest, 0.5 reaches the top, toward 1 as the energy grows") \
+	X(P_CTL_ENERGY_LEVEL, .symbol = "energy_level_ctl", .name = "Energy level (control)", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
+	  .min = 0, .max = 1, \
+	  .doc = "Block-rate copy of energy_level")
 // clang-format on
 
 #endif

@@ -247,6 +247,79 @@ static void test_run_time_start(void)
 	}
 }
 
+/* Each preset's span of every output against its declared range, over 20 s
+ * from its start (the audio variant): never outside the range (the edge
+ * test, test_edge.c, checks the corners of the settings).  energy_level is
+ * sqrt(E) / (1 + sqrt(E)) of the energy output E at every frame (computed
+ * here), and every preset's motion reads at least a tenth of its range
+ * there (for a level the value reached counts, not its span: a motion
+ * without damping keeps its energy).  The part of the range every other
+ * output spans is printed where it is below a tenth (issue 37). */
+static void test_output_spans(void)
+{
+	for (size_t i = 0; i < n_presets; ++i) {
+		const preset_info *p = &presets[i];
+		int v = -1;
+		for (int w = 0; w < PENDULA_N_VARIANTS && v < 0; w += 2)
+			if (p->applies[w])
+				v = w;
+		if (v < 0)
+			continue;
+		restore_ctx ctx;
+		DawHost *h = host_with_preset((pendula_variant)v, p, &ctx);
+		daw_activate(h);
+		float lo[PENDULA_N_PORT_IDS], hi[PENDULA_N_PORT_IDS];
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			lo[id] = INFINITY;
+			hi[id] = -INFINITY;
+		}
+		size_t level_wrong = 0;
+		for (int64_t done = 0; done < (int64_t)(20.0 * RATE); done += BLOCK) {
+			daw_run(h, BLOCK);
+			for (uint32_t f = 0; f < BLOCK; ++f) {
+				const float e = h->buf[P_OUT_ENERGY][f], a = sqrtf(e);
+				level_wrong += h->buf[P_OUT_ENERGY_LEVEL][f] != a / (1.0f + a);
+			}
+			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+				if (!h->has[id])
+					continue;
+				const pendula_port_kind k = pendula_ports[id].kind;
+				if (k == PK_SIGNAL_OUT)
+					for (uint32_t f = 0; f < BLOCK; ++f) {
+						lo[id] = fminf(lo[id], h->buf[id][f]);
+						hi[id] = fmaxf(hi[id], h->buf[id][f]);
+					}
+				else if (k == PK_CONTROL_OUT) {
+					lo[id] = fminf(lo[id], h->control[id]);
+					hi[id] = fmaxf(hi[id], h->control[id]);
+				}
+			}
+		}
+		CHECK(level_wrong == 0,
+		      "%s: energy_level is not sqrt(E) / (1 + sqrt(E)) at %zu frames", p->slug,
+		      level_wrong);
+		CHECK(hi[P_OUT_ENERGY_LEVEL] >= 0.1f && hi[P_CTL_ENERGY_LEVEL] >= 0.1f,
+		      "%s: energy_level reaches only %g (control %g)", p->slug,
+		      (double)hi[P_OUT_ENERGY_LEVEL], (double)hi[P_CTL_ENERGY_LEVEL]);
+		printf("\n    %-20s energy_level %.3f..%.3f; below a tenth:", p->slug,
+		       (double)lo[P_OUT_ENERGY_LEVEL], (double)hi[P_OUT_ENERGY_LEVEL]);
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			const pendula_port_kind k = pendula_ports[id].kind;
+			if (!h->has[id] || (k != PK_SIGNAL_OUT && k != PK_CONTROL_OUT))
+				continue;
+			float min, max;
+			pendula_port_range((pendula_variant)v, (pendula_port_id)id, &min, &max);
+			CHECK(lo[id] >= min && hi[id] <= max, "%s: %s spans %g..%g, outside %g..%g",
+			      p->slug, pendula_ports[id].symbol, (double)lo[id], (double)hi[id],
+			      (double)min, (double)max);
+			const double part = (hi[id] - lo[id]) / (double)(max - min);
+			if (part < 0.1 && id != P_OUT_ENERGY_LEVEL && id != P_CTL_ENERGY_LEVEL)
+				printf(" %s %.2g", pendula_ports[id].symbol, part);
+		}
+		daw_host_free(h);
+	}
+}
+
 static int suite_at_run_time(void)
 {
 	at_run_time = true;
@@ -257,6 +330,7 @@ static CU_TestInfo library_tests[] = {
     {"library", test_library},
     {"cv_variants", test_cv_variants},
     {"run_time_start", test_run_time_start},
+    {"output_spans", test_output_spans},
     CU_TEST_INFO_NULL,
 };
 
