@@ -174,10 +174,10 @@
 	  .min = 0, .max = 1000, .def = 0, .unit = PU_HZ, .flags = PF_SMOOTH | PF_UI, .param = PP(pivot_y_freq), .conv = PC_REAL, \
 	  .doc = "Vertical forcing frequency Omega_y / 2 pi") \
 	X(P_PIVOT_Z_AMP, .symbol = "pivot_z_amp", .name = "Pivot Z amplitude", .kind = PK_CONTROL_IN, .models = PM_3D, .group = PG_FORCING, \
-	  .min = 0, .max = 10, .def = 0, .unit = PU_M, .flags = PF_SMOOTH, .param = PP(pivot_z_amp), .conv = PC_REAL, \
+	  .min = 0, .max = 10, .def = 0, .unit = PU_M, .flags = PF_SMOOTH | PF_UI, .param = PP(pivot_z_amp), .conv = PC_REAL, \
 	  .doc = "Forcing amplitude Delta_z toward the viewer") \
 	X(P_PIVOT_Z_FREQ, .symbol = "pivot_z_freq", .name = "Pivot Z frequency", .kind = PK_CONTROL_IN, .models = PM_3D, .group = PG_FORCING, \
-	  .min = 0, .max = 1000, .def = 0, .unit = PU_HZ, .flags = PF_SMOOTH, .param = PP(pivot_z_freq), .conv = PC_REAL, \
+	  .min = 0, .max = 1000, .def = 0, .unit = PU_HZ, .flags = PF_SMOOTH | PF_UI, .param = PP(pivot_z_freq), .conv = PC_REAL, \
 	  .doc = "Forcing frequency Omega_z / 2 pi toward the viewer") \
 	X(P_THETA1_INIT, .symbol = "theta1_init", .name = "Initial angle 1", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_INITIAL, \
 	  .min = -180, .max = 180, .def = 120, .unit = PU_DEGREE, .flags = PF_INITIAL, .param = PP(theta_init[0]), .conv = PC_DEG, \
@@ -839,7 +839,16 @@
 	  .doc = "flips scaled from its range onto -5 to 5 V (a MOD CV port)") \
 	X(P_VOLTS_SWINGS, .symbol = "swings_volts", .name = "Swings (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
 	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_SWINGS, \
-	  .doc = "swings scaled from its range onto -5 to 5 V (a MOD CV port)")
+	  .doc = "swings scaled from its range onto -5 to 5 V (a MOD CV port)") \
+	X(P_OUT_ENERGY_LEVEL, .symbol = "energy_level", .name = "Energy level", .kind = PK_SIGNAL_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = 0, .max = 1, .unit = PU_NORM, .related = P_CTL_ENERGY_LEVEL, .channel = PENDULA_CH_ENERGY_LEVEL, \
+	  .doc = "Energy E as a / (1 + a), a = sqrt(E): 0 at rest, 0.5 reaches the top, toward 1 as the energy grows") \
+	X(P_CTL_ENERGY_LEVEL, .symbol = "energy_level_ctl", .name = "Energy level (control)", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
+	  .min = 0, .max = 1, .unit = PU_NORM, \
+	  .doc = "Block-rate copy of energy_level") \
+	X(P_VOLTS_ENERGY_LEVEL, .symbol = "energy_level_volts", .name = "Energy level (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
+	  .min = 0, .max = 10, .unit = PU_VOLT, .related = P_OUT_ENERGY_LEVEL, \
+	  .doc = "energy_level scaled from its range onto 0 to 10 V (a MOD CV port)")
 // clang-format on
 
 #endif

@@ -133,6 +133,8 @@ double pendula_frame_channel(const pendula_frame *f, int ch)
 		return f->tip_z_norm;
 	case PENDULA_CH_ENERGY:
 		return f->energy;
+	case PENDULA_CH_ENERGY_LEVEL:
+		return pendula_energy_level_of(pendula_energy_output(f->energy));
 	default:
 		return 0.0;
 	}

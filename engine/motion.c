@@ -6,11 +6,10 @@
  * bookkeeping, the event regions — without the settings the host owns.
  *
  * The bytes are the engine's own struct with its pointers (the model's
- * operations, the drive's buffer of the call) cleared: a save is a copy, so that a memory store or recall
- * in run() is a bounded copy with no allocation.  They are meant for this
- * build on this machine (the LV2 state says so with its version and sizes,
- * lv2/state.c), and a load checks everything that indexes an array before
- * it trusts the rest.
+ * operations, the drive's buffer of the call) cleared: a save is a copy, so that a memory store or
+ * recall in run() is a bounded copy with no allocation.  They are meant for this build on this
+ * machine (the LV2 state says so with its version and sizes, lv2/state.c), and a load checks
+ * everything that indexes an array before it trusts the rest.
  */
 #include "engine_internal.h"
 
@@ -26,7 +25,7 @@ void pendula_engine_motion_save(const pendula_engine *e, void *buf)
 {
 	pendula_engine *m = (pendula_engine *)buf;
 	memcpy(m, e, sizeof(*m));
-	m->sys.ops = NULL; /* an address means nothing in another process */
+	m->sys.ops = NULL;  /* an address means nothing in another process */
 	m->drive_in = NULL; /* (the host's buffer, valid for one call) */
 }
 

@@ -259,6 +259,11 @@ enum {
 	 * leaves their buffers alone. */
 	PENDULA_CH_FLIPS = PENDULA_CH_W + PENDULA_MAX_BODIES,
 	PENDULA_CH_SWINGS,
+	/* The energy level sqrt(E) / (1 + sqrt(E)) of the energy channel's
+	 * value E, in [0, 1): what a meter or a normalised mapping can use
+	 * (docs/GUIDE.md, "Continuous outputs"); written from the energy's
+	 * interpolant (pendula_energy_level_of). */
+	PENDULA_CH_ENERGY_LEVEL,
 	PENDULA_N_CHANNELS
 };
 

@@ -115,6 +115,17 @@ static inline float pendula_energy_output(double e)
 	return pendula_flush_output(f);
 }
 
+/* The energy level output a / (1 + a), a = sqrt(E), of an energy output
+ * value E (already in [0, PENDULA_ENERGY_OUTPUT_MAX]), in single precision,
+ * in [0, 1): 0.5 reaches the top, and a small swing reads in proportion to
+ * its amplitude (E grows as its square); docs/GUIDE.md, "Continuous
+ * outputs". */
+static inline float pendula_energy_level_of(float energy)
+{
+	const float a = sqrtf(energy);
+	return pendula_flush_output(a / (1.0f + a));
+}
+
 /*
  * sin and cos together.  The integrators spend most of their time on sin
  * and cos of angles that stay within a few radians of zero (they are

@@ -259,7 +259,7 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
  * may share a buffer: the last written wins). */
 typedef struct {
 	int n;
-	unsigned char ch[PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS];
+	unsigned char ch[PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS + 1];
 } span_list;
 
 /* (Without branches: which pointers are set differs from call to call and
@@ -276,6 +276,8 @@ static void span_list_of(const pendula_outputs *out, span_list *list)
 		list->ch[n] = (unsigned char)ch;
 		n += out->ch[ch] != NULL;
 	}
+	list->ch[n] = (unsigned char)PENDULA_CH_ENERGY_LEVEL;
+	n += out->ch[PENDULA_CH_ENERGY_LEVEL] != NULL;
 	list->n = n;
 }
 
@@ -301,6 +303,13 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 	for (int i = 0; i < list->n; ++i) {
 		const int ch = list->ch[i];
 		float *buf = out->ch[ch] + done;
+		if (ch == PENDULA_CH_ENERGY_LEVEL) {
+			const float *c = e->fpoly[PENDULA_CH_ENERGY];
+			*buf = pendula_energy_level_of(clamp_output(cubic_at(c, u),
+			                                            plain_lo(PENDULA_CH_ENERGY),
+			                                            plain_hi(PENDULA_CH_ENERGY)));
+			continue;
+		}
 		if (ch >= PENDULA_CH_W) {
 			const int k = ch - PENDULA_CH_W;
 			float d[5], v;
@@ -344,6 +353,13 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 	for (int i = 0; i < list->n; ++i) {
 		const int ch = list->ch[i];
 		float *buf = out->ch[ch] + done;
+		if (ch == PENDULA_CH_ENERGY_LEVEL) {
+			write_plain(buf, e->fpoly[PENDULA_CH_ENERGY], u0, du, idx, m,
+			            plain_lo(PENDULA_CH_ENERGY), plain_hi(PENDULA_CH_ENERGY));
+			for (int32_t j = 0; j < m; ++j)
+				buf[j] = pendula_energy_level_of(buf[j]);
+			continue;
+		}
 		if (ch >= PENDULA_CH_W) {
 			write_velocity(e, ch - PENDULA_CH_W, buf, u0, du, idx, m);
 			continue;

@@ -79,6 +79,7 @@ void *pendula_controls_connect(pendula_controls *c, pendula_port_id id, void *da
 void pendula_controls_read(pendula_controls *c)
 {
 	/* Most blocks change nothing: one pass without branches tells. */
+	c->motion_changed = false;
 	uint32_t diff = 0;
 	for (uint32_t i = 0; i < c->n_control_in; ++i) {
 		uint32_t bits;
@@ -99,6 +100,8 @@ void pendula_controls_read(pendula_controls *c)
 		const pendula_port_id id = c->control_in[i];
 		const float value = sanitize_control(c, id, v);
 		changed |= value != c->control[id];
+		if (value != c->control[id] && pendula_ports[id].param != PP_NONE)
+			c->motion_changed = true;
 		c->control[id] = value;
 	}
 	c->changed |= changed;

@@ -46,7 +46,11 @@ typedef struct {
 	 * the raw values they came from (a control whose raw value is
 	 * unchanged is not sanitised again). */
 	float control[PENDULA_N_PORT_IDS];
-	bool changed;   /* some control input changed (or everything is new) */
+	bool changed; /* some control input changed (or everything is new) */
+	/* A setting of the motion (a control with a field in pendula_params:
+	 * physical, initial, the chaos knob) changed in the last
+	 * pendula_controls_read. */
+	bool motion_changed;
 	bool smoothing; /* some smoother has not reached its target */
 
 	/* Smoothers: value moves toward control[] by smooth_coef per chunk. */
@@ -71,7 +75,8 @@ void pendula_controls_init(pendula_controls *c, pendula_variant variant, double 
  * variant is read from it. */
 void *pendula_controls_connect(pendula_controls *c, pendula_port_id id, void *data);
 /* Reads every control input once, into control[]; sets `changed` if a value
- * differs from the last block's. */
+ * differs from the last block's, `motion_changed` if a setting of the
+ * motion does in this read. */
 void pendula_controls_read(pendula_controls *c);
 /* The block's changes have been seen: whether the smoothers move is known
  * again, `changed` is cleared. */

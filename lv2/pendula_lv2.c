@@ -138,6 +138,7 @@ typedef struct {
 	bool params_dirty;
 	bool restart_pending; /* set by activate(): restart at the first run() */
 	float prev_reset;
+	float prev_freeze;
 
 	/* time_ratio (see time_ratio_begin/_end): simulated seconds the
 	 * engine's work cap had dropped when the block began. */
@@ -541,6 +542,13 @@ static void block_controls(Pendula *self)
 	const float reset = self->ctl.control[P_RESET];
 	const bool reset_edge = reset >= 0.5f && self->prev_reset < 0.5f;
 	self->prev_reset = reset;
+	/* Freeze switched on together with a new motion (a preset loaded, whose
+	 * initial angles may equal the running ones) holds the new motion's
+	 * start, not the old motion (docs/GUIDE.md, "Freeze"). */
+	const bool freeze_edge = pendula_freeze_on(self->ctl.control) && self->prev_freeze < 0.5f;
+	self->prev_freeze = self->ctl.control[P_FREEZE];
+	if (freeze_edge && self->ctl.motion_changed)
+		self->restart_pending = true;
 
 	if (self->ctl.changed) { /* (otherwise stepped_last is up to date) */
 		const unsigned asked = pendula_controls_stepped_changes(&self->ctl);
@@ -638,7 +646,7 @@ typedef struct {
 	double smoothed[PENDULA_N_PORT_IDS];
 	float stepped_last[PENDULA_N_PORT_IDS];
 	float signal_last[PENDULA_MAX_SIGNALS], last_value[PENDULA_MAX_SIGNALS];
-	float prev_reset, prev_store, prev_recall;
+	float prev_reset, prev_store, prev_recall, prev_freeze;
 	uint32_t chunk_phase;
 	int bodies;
 	uint8_t changed, smoothing, params_dirty, restart_pending;
@@ -661,6 +669,7 @@ static void glue_save(const Pendula *self, glue_motion *g)
 	g->prev_reset = self->prev_reset;
 	g->prev_store = self->prev_store;
 	g->prev_recall = self->prev_recall;
+	g->prev_freeze = self->prev_freeze;
 	g->chunk_phase = self->chunk_phase;
 	g->bodies = self->route.bodies;
 	g->changed = self->ctl.changed;
@@ -688,6 +697,7 @@ static void glue_load(Pendula *self, const glue_motion *g)
 	self->prev_reset = g->prev_reset;
 	self->prev_store = g->prev_store;
 	self->prev_recall = g->prev_recall;
+	self->prev_freeze = g->prev_freeze;
 	self->chunk_phase = g->chunk_phase % PENDULA_CHUNK;
 	self->route.bodies = g->bodies;
 	self->ctl.changed = g->changed;
@@ -927,6 +937,7 @@ static void activate(LV2_Handle instance)
 	pendula_engine_reset(self->engine);
 	self->restart_pending = true;
 	self->prev_reset = self->prev_store = self->prev_recall = 0.0f;
+	self->prev_freeze = 0.0f;
 	self->chunk_phase = 0;
 	self->pluck_pending = 0.0;
 	midi_tempo_init(self);

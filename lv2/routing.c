@@ -83,6 +83,8 @@ void pendula_routing_last_from_engine(pendula_routing *r, const pendula_engine *
 			v = (float)x;
 		else if (ch == PENDULA_CH_ENERGY)
 			v = pendula_energy_output(x);
+		else if (ch == PENDULA_CH_ENERGY_LEVEL)
+			v = (float)x; /* (already the output's float) */
 		else
 			v = pendula_tip_output(x);
 		r->signal_last[s] = v;

@@ -183,6 +183,40 @@ static void text_at(cairo_t *cr, double x, double y_mid, const char *s, int alig
 	cairo_show_text(cr, s);
 }
 
+/* A slider's label in at most max_w pixels: the font shrinks to fit, down
+ * to 8 px, and what still does not fit is cut with an ellipsis. */
+static void label_at(cairo_t *cr, double x, double y_mid, const char *s, double max_w)
+{
+	cairo_text_extents_t e;
+	cairo_text_extents(cr, s, &e);
+	cairo_save(cr);
+	if (e.x_advance > max_w)
+		cairo_set_font_size(cr, fmax(8.0, 12.0 * max_w / e.x_advance));
+	char buf[96];
+	snprintf(buf, sizeof buf, "%s", s);
+	size_t n = strlen(buf);
+	cairo_text_extents(cr, buf, &e);
+	while (n > 1 && e.x_advance > max_w) {
+		buf[--n] = '\0';
+		snprintf(buf + (n > 3 ? n - 3 : 0), 4, "...");
+		cairo_text_extents(cr, buf, &e);
+	}
+	text_at(cr, x, y_mid, buf, 0);
+	cairo_restore(cr);
+}
+
+/* A slider's value as text: the chaos knob below 0 is off (its port's
+ * rdfs:comment, docs/PORTS.md), a toggle is off or on. */
+static void value_text(char *text, size_t size, pendula_port_id id, double v)
+{
+	if (pendula_ports[id].flags & PF_TOGGLED)
+		snprintf(text, size, "%s", v >= 0.5 ? "on" : "off");
+	else if (id == P_ENERGY_TARGET && v < 0.0)
+		snprintf(text, size, "off");
+	else
+		snprintf(text, size, "%.3g %s", v, pendula_units[pendula_ports[id].unit].ui_text);
+}
+
 static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *lay, int i)
 {
 	const slider_desc *sd = &ui->sliders[i];
@@ -194,7 +228,7 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 	char text[64];
 
 	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
-	text_at(cr, row->x, mid, info->name, 0);
+	label_at(cr, row->x, mid, info->name, tr->x - row->x - 6.0);
 
 	cairo_rectangle(cr, tr->x, tr->y, tr->w, tr->h);
 	cairo_set_source_rgb(cr, 0.13, 0.15, 0.18);
@@ -210,7 +244,7 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 	cairo_set_source_rgb(cr, 0.86, 0.88, 0.92);
 	cairo_fill(cr);
 
-	snprintf(text, sizeof text, "%.3g %s", v, pendula_units[info->unit].ui_text);
+	value_text(text, sizeof text, sd->id, v);
 	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
 	text_at(cr, row->x + row->w, mid, text, 1);
 }

@@ -53,6 +53,12 @@ extern bool at_run_time;
 
 /* A host of variant v with the preset restored (not yet activated). */
 DawHost *host_with_preset(pendula_variant v, const preset_info *p, restore_ctx *ctx);
+/* The preset restored through lilv into an instance of variant v that has
+ * run 1.3 s from other initial angles (other_start) or from the defaults,
+ * as a host loads a preset; its frame counter starts again at 0. */
+DawHost *host_running_with_preset_from(pendula_variant v, const preset_info *p, restore_ctx *ctx,
+                                       bool other_start);
+DawHost *host_running_with_preset(pendula_variant v, const preset_info *p, restore_ctx *ctx);
 /* The preset into a host of variant v (NULL if it did not load), not yet
  * activated: start() does, load_activated() both. */
 DawHost *load(pendula_variant v, const char *slug);

@@ -147,14 +147,15 @@ DawHost *host_with_preset(pendula_variant v, const preset_info *p, restore_ctx *
 bool at_run_time;
 
 /* The preset restored into a running instance: activated with other
- * initial angles (no preset uses 45.5 degrees), run for 1.3 s in random
- * blocks, then the preset restored through lilv.  The frame counter of the
- * test host starts again at 0 there. */
-static DawHost *host_running_with_preset(pendula_variant v, const preset_info *p, restore_ctx *ctx)
+ * initial angles (no preset uses 45.5 degrees) or at the defaults, run for
+ * 1.3 s in random blocks, then the preset restored through lilv.  The frame
+ * counter of the test host starts again at 0 there. */
+DawHost *host_running_with_preset_from(pendula_variant v, const preset_info *p, restore_ctx *ctx,
+                                       bool other_start)
 {
 	DawHost *h = daw_host_new(v, RATE, false);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		if (h->has[id] && (pendula_ports[id].flags & PF_INITIAL))
+		if (other_start && h->has[id] && (pendula_ports[id].flags & PF_INITIAL))
 			h->control[id] = 45.5f;
 	daw_activate(h);
 	uint32_t seed = 4711;
@@ -169,6 +170,11 @@ static DawHost *host_running_with_preset(pendula_variant v, const preset_info *p
 	}
 	h->frames = 0;
 	return h;
+}
+
+DawHost *host_running_with_preset(pendula_variant v, const preset_info *p, restore_ctx *ctx)
+{
+	return host_running_with_preset_from(v, p, ctx, true);
 }
 
 /* The claims' hosts are activated through start(): at run time they are. */

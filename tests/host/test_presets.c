@@ -66,6 +66,8 @@
  *                  moves by more than 0.1 and stays below 1 over 10..40 s;
  *                  without a drive the knob holds it within 2 % of 0.3
  *   slow-envelope tail  no subnormal or negative output up to 215 s
+ *   run-time start every preset loaded into a running instance starts with
+ *                  the frames of a fresh instance with it (freeze: its pose)
  *   at run time    every claim again, with the preset restored through lilv
  *                  into an instance that has been running for 1.3 s (as
  *                  Ardour loads a preset): a change of theta*_init restarts
@@ -199,6 +201,147 @@ static void test_cv_variants(void)
 	}
 }
 
+/* The first frames of variant v with preset p loaded at run time (after a
+ * motion from other initial angles, or from the defaults) against a fresh
+ * instance that loaded it before activate(): the signal outputs frame by
+ * frame and the control outputs after the last block.  Block sizes differ
+ * between the two: the outputs do not depend on them (docs/ARCHITECTURE.md).
+ * Returns the symbol of the first output that differs, or NULL. */
+static const char *run_time_difference(pendula_variant v, const preset_info *p, bool other_start)
+{
+	const int64_t frames = 4096;
+	restore_ctx cf, cr;
+	DawHost *fresh = host_with_preset(v, p, &cf);
+	DawHost *late = host_running_with_preset_from(v, p, &cr, other_start);
+	fresh->recording = late->recording = true;
+	daw_activate(fresh);
+	daw_render(fresh, frames, 256, NULL);
+	daw_render(late, frames, 1000, NULL);
+	const char *bad = NULL;
+	for (int id = 0; id < PENDULA_N_PORT_IDS && !bad; ++id) {
+		if (fresh->rec[id] && late->rec[id] &&
+		    memcmp(fresh->rec[id], late->rec[id], (size_t)frames * sizeof(float)))
+			bad = pendula_ports[id].symbol;
+		if (fresh->has[id] && pendula_ports[id].kind == PK_CONTROL_OUT &&
+		    id != P_CTL_TIME_RATIO && fresh->control[id] != late->control[id])
+			bad = pendula_ports[id].symbol;
+	}
+	daw_host_free(fresh);
+	daw_host_free(late);
+	return bad;
+}
+
+/* Every preset loaded at run time, after a motion from other initial
+ * angles, starts as in a fresh instance (a change of an initial angle
+ * restarts the motion); a preset that loads frozen shows its own pose also
+ * after the default motion, whose initial angles may be its own
+ * (docs/GUIDE.md, "Freeze"). */
+static void test_run_time_start(void)
+{
+	for (size_t i = 0; i < n_presets; ++i) {
+		const preset_info *p = &presets[i];
+		for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+			if (!p->applies[v])
+				continue;
+			const char *bad = run_time_difference((pendula_variant)v, p, true);
+			CHECK(
+			    !bad,
+			    "%s on %s, loaded after another motion: %s differs from a fresh start",
+			    p->slug, pendula_variant_names[v], bad);
+			restore_ctx ctx;
+			DawHost *probe = host_with_preset((pendula_variant)v, p, &ctx);
+			const bool frozen = probe->control[P_FREEZE] >= 0.5f;
+			daw_host_free(probe);
+			if (!frozen)
+				continue;
+			printf("\n    %s on %s loads frozen", p->slug, pendula_variant_names[v]);
+			bad = run_time_difference((pendula_variant)v, p, false);
+			CHECK(!bad,
+			      "%s on %s, loaded frozen after the default motion: %s is not its own "
+			      "pose",
+			      p->slug, pendula_variant_names[v], bad);
+		}
+	}
+}
+
+/* Each preset's span of every output against its declared range, over 20 s
+ * from its start (the audio variant): never outside the range (the edge
+ * test, test_edge.c, checks the corners of the settings).  energy_level is
+ * sqrt(E) / (1 + sqrt(E)) of the energy output E at every frame (computed
+ * here), and every preset's motion reads at least a tenth of its range
+ * there (for a level the value reached counts, not its span: a motion
+ * without damping keeps its energy; a preset played by notes gets a note).  The part of the range
+ * every other output spans is printed where it is below a tenth (issue 37). */
+static void test_output_spans(void)
+{
+	for (size_t i = 0; i < n_presets; ++i) {
+		const preset_info *p = &presets[i];
+		int v = -1;
+		for (int w = 0; w < PENDULA_N_VARIANTS && v < 0; w += 2)
+			if (p->applies[w])
+				v = w;
+		if (v < 0)
+			continue;
+		restore_ctx ctx;
+		DawHost *h = host_with_preset((pendula_variant)v, p, &ctx);
+		daw_activate(h);
+		float lo[PENDULA_N_PORT_IDS], hi[PENDULA_N_PORT_IDS];
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			lo[id] = INFINITY;
+			hi[id] = -INFINITY;
+		}
+		size_t level_wrong = 0;
+		/* a preset played by notes (Plucked chain) gets one, at the start */
+		if (h->has[P_PLUCK_ENERGY] && h->control[P_PLUCK_ENERGY] > 0.0f) {
+			const uint8_t on[3] = {0x90, 60, 127};
+			daw_in_midi(h, 0, on, 3);
+		}
+		for (int64_t done = 0; done < (int64_t)(20.0 * RATE); done += BLOCK) {
+			daw_run(h, BLOCK);
+			for (uint32_t f = 0; f < BLOCK; ++f) {
+				const float e = h->buf[P_OUT_ENERGY][f], a = sqrtf(e);
+				level_wrong += h->buf[P_OUT_ENERGY_LEVEL][f] != a / (1.0f + a);
+			}
+			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+				if (!h->has[id])
+					continue;
+				const pendula_port_kind k = pendula_ports[id].kind;
+				if (k == PK_SIGNAL_OUT)
+					for (uint32_t f = 0; f < BLOCK; ++f) {
+						lo[id] = fminf(lo[id], h->buf[id][f]);
+						hi[id] = fmaxf(hi[id], h->buf[id][f]);
+					}
+				else if (k == PK_CONTROL_OUT) {
+					lo[id] = fminf(lo[id], h->control[id]);
+					hi[id] = fmaxf(hi[id], h->control[id]);
+				}
+			}
+		}
+		CHECK(level_wrong == 0,
+		      "%s: energy_level is not sqrt(E) / (1 + sqrt(E)) at %zu frames", p->slug,
+		      level_wrong);
+		CHECK(hi[P_OUT_ENERGY_LEVEL] >= 0.1f && hi[P_CTL_ENERGY_LEVEL] >= 0.1f,
+		      "%s: energy_level reaches only %g (control %g)", p->slug,
+		      (double)hi[P_OUT_ENERGY_LEVEL], (double)hi[P_CTL_ENERGY_LEVEL]);
+		printf("\n    %-20s energy_level %.3f..%.3f; below a tenth:", p->slug,
+		       (double)lo[P_OUT_ENERGY_LEVEL], (double)hi[P_OUT_ENERGY_LEVEL]);
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
+			const pendula_port_kind k = pendula_ports[id].kind;
+			if (!h->has[id] || (k != PK_SIGNAL_OUT && k != PK_CONTROL_OUT))
+				continue;
+			float min, max;
+			pendula_port_range((pendula_variant)v, (pendula_port_id)id, &min, &max);
+			CHECK(lo[id] >= min && hi[id] <= max, "%s: %s spans %g..%g, outside %g..%g",
+			      p->slug, pendula_ports[id].symbol, (double)lo[id], (double)hi[id],
+			      (double)min, (double)max);
+			const double part = (hi[id] - lo[id]) / (double)(max - min);
+			if (part < 0.1 && id != P_OUT_ENERGY_LEVEL && id != P_CTL_ENERGY_LEVEL)
+				printf(" %s %.2g", pendula_ports[id].symbol, part);
+		}
+		daw_host_free(h);
+	}
+}
+
 static int suite_at_run_time(void)
 {
 	at_run_time = true;
@@ -208,6 +351,8 @@ static int suite_at_run_time(void)
 static CU_TestInfo library_tests[] = {
     {"library", test_library},
     {"cv_variants", test_cv_variants},
+    {"run_time_start", test_run_time_start},
+    {"output_spans", test_output_spans},
     CU_TEST_INFO_NULL,
 };
 

@@ -318,7 +318,8 @@ static bool still_moving(const recording *r)
  * when something happened rather than where the pendulum is. */
 static bool is_pulse(pendula_port_id id)
 {
-	return pendula_ports[id].channel >= PENDULA_CH_FLIPS;
+	return pendula_ports[id].channel == PENDULA_CH_FLIPS ||
+	       pendula_ports[id].channel == PENDULA_CH_SWINGS;
 }
 
 /* The widest swing of any continuous signal output over the last tenth of
