@@ -143,20 +143,27 @@ static void check_stability(const LilvPlugin *p)
 /* What a MOD CV output must read for a value of its signal: the signal's
  * declared range onto the bipolar volts; the energy (unbounded) over
  * energy_max onto 0..10 V, clipped. */
-static float expected_volts(const LilvPlugin *p, int signal, float lo, float hi, float x,
+static float expected_volts(int signal, float slo, float shi, float lo, float hi, float x,
                             float energy_max)
 {
 	if (pendula_ports[signal].flags & PF_CC_ENERGY) {
 		const float e = x / energy_max;
 		return e >= 1.0f ? hi : e * hi;
 	}
-	const LilvPort *port = lilv_plugin_get_port_by_index(
-	    p, (uint32_t)pendula_port_index(cur_variant, (pendula_port_id)signal));
-	float slo = -1.0f, shi = 1.0f;
-	port_number(p, port, "minimum", &slo);
-	port_number(p, port, "maximum", &shi);
 	const float v = x * (hi / fmaxf(fabsf(slo), fabsf(shi)));
 	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The signal's declared range, as the TTL says (read once per port: lilv's
+ * lookups are slow under valgrind). */
+static void signal_range(const LilvPlugin *p, int signal, float *slo, float *shi)
+{
+	const LilvPort *port = lilv_plugin_get_port_by_index(
+	    p, (uint32_t)pendula_port_index(cur_variant, (pendula_port_id)signal));
+	*slo = -1.0f;
+	*shi = 1.0f;
+	port_number(p, port, "minimum", slo);
+	port_number(p, port, "maximum", shi);
 }
 
 #define MOD_FRAMES 24000u
@@ -230,11 +237,13 @@ static void check_values(const LilvPlugin *p, const int *signal, const float *lo
 		if (signal[id] < 0)
 			continue;
 		const char *sym = pendula_ports[id].symbol;
+		float slo, shi;
+		signal_range(p, signal[id], &slo, &shi);
 		size_t bad = MOD_FRAMES;
 		for (size_t i = 0; i < MOD_FRAMES && bad == MOD_FRAMES; ++i) {
 			const float v = a.volts[id][i];
-			const float want =
-			    expected_volts(p, signal[id], lo[id], hi[id], a.sig[id][i], energy_max);
+			const float want = expected_volts(signal[id], slo, shi, lo[id], hi[id],
+			                                  a.sig[id][i], energy_max);
 			if (!(v >= lo[id] && v <= hi[id]) || fabsf(v - want) > 1e-6f * hi[id])
 				bad = i;
 			if (pendula_ports[signal[id]].channel >= PENDULA_CH_THETA &&
