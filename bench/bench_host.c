@@ -41,6 +41,7 @@
 #define _GNU_SOURCE
 #include "bench_stats.h"
 #include "lv2_inline_display.h"
+#include "memory.h"
 #include "pendula_engine.h"
 
 #include <lilv/lilv.h>
@@ -403,12 +404,13 @@ static void heap_of(const plugin_cases *pc)
 	LV2_Handle h = d->instantiate(d, 48000.0, bundle, host_features());
 	const size_t held = count_end();
 	/* The memories (memory.c): one pool of nine motions, then the glide's
-	 * engine, allocated right after it. */
-	size_t memories = 0;
+	 * engine, allocated right after it, and the glide's buffer inside the
+	 * instance (memory.h, old_out). */
+	size_t memories = sizeof(((pendula_memory *)NULL)->old_out);
 	const size_t pool = 9u * pendula_motion_bytes();
 	for (int i = 0; i + 1 < n_tracked; ++i)
 		if (tracked[i].n == pool)
-			memories = pool + tracked[i + 1].n;
+			memories += pool + tracked[i + 1].n;
 	char sizes[512] = "";
 	for (int i = 0, len = 0; i < n_tracked && len < 400; ++i)
 		len += snprintf(sizes + len, sizeof(sizes) - (size_t)len, "%s%zu", i ? "," : "",
