@@ -33,7 +33,9 @@
  *               and the glide's engine), and what the first inline-display
  *               render() adds.
  *
- * usage: bench_host [--rounds N] [--frames N] PLUGIN...
+ * usage: bench_host [--rounds N] [--frames N] [--alone BLOCK] PLUGIN...
+ *   --alone BLOCK: only the first PLUGIN, own buffers, blocks of BLOCK
+ *   frames (0 too), rounds x frames frames: a loop to profile.
  *   PLUGIN: a Pendula plugin name (double, chain, ...), optionally with
  *   settings NAME:SYMBOL=VALUE[:SYMBOL=VALUE...] (chain:n_links=6).
  *   LV2_PATH must find the Pendula bundle, bench/floor.lv2 and sinCos.
@@ -449,7 +451,7 @@ static void shuffle(int *order, int n, uint64_t *seed)
 
 int main(int argc, char **argv)
 {
-	int rounds = 11;
+	int rounds = 11, alone = -1;
 	uint32_t frames = 1u << 18;
 	int a = 1;
 	for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
@@ -457,6 +459,8 @@ int main(int argc, char **argv)
 			rounds = atoi(argv[a + 1]);
 		else if (!strcmp(argv[a], "--frames"))
 			frames = (uint32_t)atol(argv[a + 1]);
+		else if (!strcmp(argv[a], "--alone"))
+			alone = atoi(argv[a + 1]);
 	}
 	if (a >= argc || rounds < 1 || rounds > MAX_ROUNDS || frames < 256 ||
 	    argc - a > MAX_PLUGINS) {
@@ -480,6 +484,25 @@ int main(int argc, char **argv)
 	if (!sincos || !floor_p) {
 		printf("bench host: %s not found (LV2_PATH; apt-get install swh-lv2); no figures\n",
 		       sincos ? FLOOR_URI : SINCOS_URI);
+		return 0;
+	}
+	if (alone >= 0) {
+		char name[64], uri[256];
+		const char *colon = strchr(argv[a], ':');
+		snprintf(name, sizeof(name), "%.*s",
+		         (int)(colon ? (size_t)(colon - argv[a]) : strlen(argv[a])), argv[a]);
+		snprintf(uri, sizeof(uri), PENDULA_BASE "%s", name);
+		const LilvPlugin *p = plugin_by_uri(uri);
+		const int c = p ? add_case(p, 48000.0, (uint32_t)alone, WIRE_OWN,
+		                           colon ? colon + 1 : NULL, -1, frames)
+		                : -1;
+		if (c < 0)
+			return 1;
+		for (int r = 0; r < rounds; ++r)
+			run_case(&cases[c], r);
+		printf("bench host_alone_%s block=%d ns_per_call=%.1f\n", argv[a], alone,
+		       median_ratio(c, -1, rounds) * 1e9);
+		unwire(&cases[c].w);
 		return 0;
 	}
 	const int ref256 = add_case(sincos, 48000.0, 256, WIRE_OWN, NULL, -1, frames);
