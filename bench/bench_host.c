@@ -449,6 +449,130 @@ static void shuffle(int *order, int n, uint64_t *seed)
 	}
 }
 
+/* The plugin a PLUGIN argument names, and its settings. */
+static bool plugin_of(const char *arg, plugin_cases *pc)
+{
+	pc->arg = arg;
+	const char *colon = strchr(arg, ':');
+	pc->settings = colon ? colon + 1 : NULL;
+	snprintf(pc->name, sizeof(pc->name), "%.*s",
+	         (int)(colon ? (size_t)(colon - arg) : strlen(arg)), arg);
+	char uri[256];
+	snprintf(uri, sizeof(uri), PENDULA_BASE "%s", pc->name);
+	pc->plugin = plugin_by_uri(uri);
+	if (!pc->plugin)
+		fprintf(stderr, "bench_host: no plugin %s\n", uri);
+	return pc->plugin != NULL;
+}
+
+/* The cases of one plugin, and the floor for its number of outputs
+ * (floor_case: by number of outputs, made once). */
+static bool add_plugin_cases(plugin_cases *pc, const LilvPlugin *floor_p, int *floor_case,
+                             uint32_t frames)
+{
+	const LilvPlugin *p = pc->plugin;
+	const char *set = pc->settings;
+	pc->own256 = add_case(p, 48000.0, 256, WIRE_OWN, set, -1, frames);
+	pc->own64 = add_case(p, 48000.0, 64, WIRE_OWN, set, -1, frames);
+	pc->shared256 = add_case(p, 48000.0, 256, WIRE_SHARED, set, -1, frames);
+	pc->call0 = add_case(p, 48000.0, 0, WIRE_OWN, set, -1, frames);
+	pc->call1 = add_case(p, 48000.0, 1, WIRE_OWN, set, -1, frames / 16);
+	bool ok = pc->own256 >= 0 && pc->own64 >= 0 && pc->shared256 >= 0 && pc->call0 >= 0 &&
+	          pc->call1 >= 0;
+	for (int r = 0; r < 4; ++r) {
+		pc->rate[r] = add_case(p, rates[r], 256, WIRE_OWN, set, -1,
+		                       (uint32_t)(frames * (rates[r] / 48000.0)));
+		ok = ok && pc->rate[r] >= 0;
+	}
+	if (!ok)
+		return false;
+	pc->n_outputs = cases[pc->own256].w.n_outputs;
+	const int n = pc->n_outputs > 32 ? 32 : pc->n_outputs;
+	if (floor_case[n] < 0)
+		floor_case[n] = add_case(floor_p, 48000.0, 256, WIRE_OWN, NULL, n, frames);
+	pc->floor = floor_case[n];
+	return pc->floor >= 0;
+}
+
+/* The references of the same round: sinCos at blocks of 256 and 64, with
+ * the lv2bench wiring, and its 0-frame call. */
+typedef struct {
+	int b256, b64, shared, call0;
+} references;
+
+static void print_plugin(const plugin_cases *pc, const references *ref, int rounds)
+{
+	const char *label = pc->arg;
+	/* fixed cost of a call: a 1-frame call less one frame at block 256 */
+	double fixed[MAX_ROUNDS];
+	for (int r = 0; r < rounds; ++r)
+		fixed[r] = cases[pc->call1].t[r] - cases[pc->own256].t[r] / 256.0;
+	const double per_block = ns_per_frame(pc->own256, rounds) * 256.0;
+	printf("bench host_%s outputs=%d b256_ns_per_frame=%.2f b256_vs_sinCos=%.3f "
+	       "b64_vs_sinCos=%.3f vs_floor=%.2f lv2bench_shared_buffer_vs_sinCos=%.3f\n",
+	       label, pc->n_outputs, ns_per_frame(pc->own256, rounds),
+	       median_ratio(pc->own256, ref->b256, rounds),
+	       median_ratio(pc->own64, ref->b64, rounds),
+	       median_ratio(pc->own256, pc->floor, rounds),
+	       median_ratio(pc->shared256, ref->shared, rounds));
+	printf("bench host_%s call_ns_0_frames=%.1f call_ns_fixed_1_frame=%.1f "
+	       "per_core_48k_256=%.0f\n",
+	       label, median_ratio(pc->call0, -1, rounds) * 1e9, bench_median(fixed, rounds) * 1e9,
+	       256.0 / 48000.0 / (per_block * 1e-9));
+	printf("bench host_%s cpu_per_audio_second", label);
+	for (int r = 0; r < 4; ++r)
+		printf(" %gk=%.5f", rates[r] / 1000.0,
+		       ns_per_frame(pc->rate[r], rounds) * rates[r] * 1e-9);
+	printf(" ratio_192k_48k=%.2f\n",
+	       ns_per_frame(pc->rate[3], rounds) * 4.0 / ns_per_frame(pc->rate[1], rounds));
+}
+
+/* --alone: one plugin at one block size, nothing else (a loop to profile). */
+static int run_alone(const char *arg, int block, int rounds, uint32_t frames)
+{
+	plugin_cases pc;
+	if (!plugin_of(arg, &pc))
+		return 1;
+	const int c =
+	    add_case(pc.plugin, 48000.0, (uint32_t)block, WIRE_OWN, pc.settings, -1, frames);
+	if (c < 0)
+		return 1;
+	for (int r = 0; r < rounds; ++r)
+		run_case(&cases[c], r);
+	printf("bench host_alone_%s block=%d ns_per_call=%.1f\n", arg, block,
+	       median_ratio(c, -1, rounds) * 1e9);
+	unwire(&cases[c].w);
+	return 0;
+}
+
+/* Every case once per round, in a new shuffled order each round. */
+static void run_rounds(int rounds)
+{
+	int order[MAX_CASES];
+	for (int i = 0; i < n_cases; ++i)
+		order[i] = i;
+	uint64_t seed = 0x9E3779B97F4A7C15ull;
+	for (int r = 0; r < rounds; ++r) {
+		shuffle(order, n_cases, &seed);
+		for (int i = 0; i < n_cases; ++i)
+			run_case(&cases[order[i]], r);
+	}
+}
+
+static void world_open(void)
+{
+	world = lilv_world_new();
+	lilv_world_load_all(world);
+	n_control = lilv_new_uri(world, LV2_CORE__ControlPort);
+	n_audio = lilv_new_uri(world, LV2_CORE__AudioPort);
+	n_cv = lilv_new_uri(world, LV2_CORE__CVPort);
+	n_atom = lilv_new_uri(world, LV2_ATOM__AtomPort);
+	n_input = lilv_new_uri(world, LV2_CORE__InputPort);
+	n_output = lilv_new_uri(world, LV2_CORE__OutputPort);
+	urid_sequence = map_uri(NULL, LV2_ATOM__Sequence);
+	urid_chunk = map_uri(NULL, LV2_ATOM__Chunk);
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = 11, alone = -1;
@@ -464,21 +588,13 @@ int main(int argc, char **argv)
 	}
 	if (a >= argc || rounds < 1 || rounds > MAX_ROUNDS || frames < 256 ||
 	    argc - a > MAX_PLUGINS) {
-		fprintf(stderr, "usage: bench_host [--rounds 1-%d] [--frames N] PLUGIN...\n",
-		        MAX_ROUNDS);
+		fprintf(
+		    stderr,
+		    "usage: bench_host [--rounds 1-%d] [--frames N] [--alone BLOCK] PLUGIN...\n",
+		    MAX_ROUNDS);
 		return 2;
 	}
-	world = lilv_world_new();
-	lilv_world_load_all(world);
-	n_control = lilv_new_uri(world, LV2_CORE__ControlPort);
-	n_audio = lilv_new_uri(world, LV2_CORE__AudioPort);
-	n_cv = lilv_new_uri(world, LV2_CORE__CVPort);
-	n_atom = lilv_new_uri(world, LV2_ATOM__AtomPort);
-	n_input = lilv_new_uri(world, LV2_CORE__InputPort);
-	n_output = lilv_new_uri(world, LV2_CORE__OutputPort);
-	urid_sequence = map_uri(NULL, LV2_ATOM__Sequence);
-	urid_chunk = map_uri(NULL, LV2_ATOM__Chunk);
-
+	world_open();
 	const LilvPlugin *sincos = plugin_by_uri(SINCOS_URI);
 	const LilvPlugin *floor_p = plugin_by_uri(FLOOR_URI);
 	if (!sincos || !floor_p) {
@@ -486,119 +602,41 @@ int main(int argc, char **argv)
 		       sincos ? FLOOR_URI : SINCOS_URI);
 		return 0;
 	}
-	if (alone >= 0) {
-		char name[64], uri[256];
-		const char *colon = strchr(argv[a], ':');
-		snprintf(name, sizeof(name), "%.*s",
-		         (int)(colon ? (size_t)(colon - argv[a]) : strlen(argv[a])), argv[a]);
-		snprintf(uri, sizeof(uri), PENDULA_BASE "%s", name);
-		const LilvPlugin *p = plugin_by_uri(uri);
-		const int c = p ? add_case(p, 48000.0, (uint32_t)alone, WIRE_OWN,
-		                           colon ? colon + 1 : NULL, -1, frames)
-		                : -1;
-		if (c < 0)
-			return 1;
-		for (int r = 0; r < rounds; ++r)
-			run_case(&cases[c], r);
-		printf("bench host_alone_%s block=%d ns_per_call=%.1f\n", argv[a], alone,
-		       median_ratio(c, -1, rounds) * 1e9);
-		unwire(&cases[c].w);
-		return 0;
-	}
-	const int ref256 = add_case(sincos, 48000.0, 256, WIRE_OWN, NULL, -1, frames);
-	const int ref64 = add_case(sincos, 48000.0, 64, WIRE_OWN, NULL, -1, frames);
-	const int ref_shared = add_case(sincos, 48000.0, 256, WIRE_SHARED, NULL, -1, frames);
-	const int ref_call0 = add_case(sincos, 48000.0, 0, WIRE_OWN, NULL, -1, frames);
+	if (alone >= 0)
+		return run_alone(argv[a], alone, rounds, frames);
+	references ref;
+	ref.b256 = add_case(sincos, 48000.0, 256, WIRE_OWN, NULL, -1, frames);
+	ref.b64 = add_case(sincos, 48000.0, 64, WIRE_OWN, NULL, -1, frames);
+	ref.shared = add_case(sincos, 48000.0, 256, WIRE_SHARED, NULL, -1, frames);
+	ref.call0 = add_case(sincos, 48000.0, 0, WIRE_OWN, NULL, -1, frames);
 	int floor_case[33];
 	for (int n = 0; n <= 32; ++n)
 		floor_case[n] = -1;
-
 	plugin_cases pcs[MAX_PLUGINS];
 	const int n_plugins = argc - a;
-	for (int k = 0; k < n_plugins; ++k) {
-		plugin_cases *pc = &pcs[k];
-		pc->arg = argv[a + k];
-		const char *colon = strchr(pc->arg, ':');
-		pc->settings = colon ? colon + 1 : NULL;
-		snprintf(pc->name, sizeof(pc->name), "%.*s",
-		         (int)(colon ? (size_t)(colon - pc->arg) : strlen(pc->arg)), pc->arg);
-		char uri[256];
-		snprintf(uri, sizeof(uri), PENDULA_BASE "%s", pc->name);
-		pc->plugin = plugin_by_uri(uri);
-		if (!pc->plugin) {
-			fprintf(stderr, "bench_host: no plugin %s\n", uri);
+	for (int k = 0; k < n_plugins; ++k)
+		if (!plugin_of(argv[a + k], &pcs[k]) ||
+		    !add_plugin_cases(&pcs[k], floor_p, floor_case, frames)) {
+			fprintf(stderr, "bench_host: cannot run %s\n", argv[a + k]);
 			return 1;
 		}
-		const LilvPlugin *p = pc->plugin;
-		pc->own256 = add_case(p, 48000.0, 256, WIRE_OWN, pc->settings, -1, frames);
-		pc->own64 = add_case(p, 48000.0, 64, WIRE_OWN, pc->settings, -1, frames);
-		pc->shared256 = add_case(p, 48000.0, 256, WIRE_SHARED, pc->settings, -1, frames);
-		pc->call0 = add_case(p, 48000.0, 0, WIRE_OWN, pc->settings, -1, frames);
-		pc->call1 = add_case(p, 48000.0, 1, WIRE_OWN, pc->settings, -1, frames / 16);
-		for (int r = 0; r < 4; ++r)
-			pc->rate[r] = add_case(p, rates[r], 256, WIRE_OWN, pc->settings, -1,
-			                       (uint32_t)(frames * (rates[r] / 48000.0)));
-		pc->n_outputs = cases[pc->own256].w.n_outputs;
-		const int n = pc->n_outputs > 32 ? 32 : pc->n_outputs;
-		if (floor_case[n] < 0)
-			floor_case[n] = add_case(floor_p, 48000.0, 256, WIRE_OWN, NULL, n, frames);
-		pc->floor = floor_case[n];
-		if (pc->own256 < 0 || pc->own64 < 0 || pc->shared256 < 0 || pc->call0 < 0 ||
-		    pc->call1 < 0 || pc->floor < 0) {
-			fprintf(stderr, "bench_host: cannot instantiate %s\n", pc->arg);
-			return 1;
-		}
-	}
 
-	int order[MAX_CASES];
-	for (int i = 0; i < n_cases; ++i)
-		order[i] = i;
-	uint64_t seed = 0x9E3779B97F4A7C15ull;
-	for (int r = 0; r < rounds; ++r) {
-		shuffle(order, n_cases, &seed);
-		for (int i = 0; i < n_cases; ++i)
-			run_case(&cases[order[i]], r);
-	}
-
+	run_rounds(rounds);
 	printf("# thread CPU time, %d rounds of %u frames per case, shuffled; medians of each "
 	       "round's ratio\n",
 	       rounds, frames);
 	printf("bench host_sinCos ns_per_frame_b256=%.2f ns_per_frame_b64=%.2f "
 	       "ns_per_call_0=%.1f\n",
-	       ns_per_frame(ref256, rounds), ns_per_frame(ref64, rounds),
-	       median_ratio(ref_call0, -1, rounds) * 1e9);
+	       ns_per_frame(ref.b256, rounds), ns_per_frame(ref.b64, rounds),
+	       median_ratio(ref.call0, -1, rounds) * 1e9);
 	for (int n = 0; n <= 32; ++n)
 		if (floor_case[n] >= 0)
 			printf(
 			    "bench host_floor outputs=%d ns_per_frame=%.2f ratio_vs_sinCos=%.2f\n",
 			    n, ns_per_frame(floor_case[n], rounds),
-			    median_ratio(floor_case[n], ref256, rounds));
-	for (int k = 0; k < n_plugins; ++k) {
-		const plugin_cases *pc = &pcs[k];
-		const char *label = pc->arg;
-		/* fixed cost of a call: a 1-frame call less one frame at block 256 */
-		double fixed[MAX_ROUNDS];
-		for (int r = 0; r < rounds; ++r)
-			fixed[r] = cases[pc->call1].t[r] - cases[pc->own256].t[r] / 256.0;
-		const double per_block = ns_per_frame(pc->own256, rounds) * 256.0;
-		printf("bench host_%s outputs=%d b256_ns_per_frame=%.2f b256_vs_sinCos=%.3f "
-		       "b64_vs_sinCos=%.3f vs_floor=%.2f lv2bench_shared_buffer_vs_sinCos=%.3f\n",
-		       label, pc->n_outputs, ns_per_frame(pc->own256, rounds),
-		       median_ratio(pc->own256, ref256, rounds),
-		       median_ratio(pc->own64, ref64, rounds),
-		       median_ratio(pc->own256, pc->floor, rounds),
-		       median_ratio(pc->shared256, ref_shared, rounds));
-		printf("bench host_%s call_ns_0_frames=%.1f call_ns_fixed_1_frame=%.1f "
-		       "per_core_48k_256=%.0f\n",
-		       label, median_ratio(pc->call0, -1, rounds) * 1e9,
-		       bench_median(fixed, rounds) * 1e9, 256.0 / 48000.0 / (per_block * 1e-9));
-		printf("bench host_%s cpu_per_audio_second", label);
-		for (int r = 0; r < 4; ++r)
-			printf(" %gk=%.5f", rates[r] / 1000.0,
-			       ns_per_frame(pc->rate[r], rounds) * rates[r] * 1e-9);
-		printf(" ratio_192k_48k=%.2f\n",
-		       ns_per_frame(pc->rate[3], rounds) * 4.0 / ns_per_frame(pc->rate[1], rounds));
-	}
+			    median_ratio(floor_case[n], ref.b256, rounds));
+	for (int k = 0; k < n_plugins; ++k)
+		print_plugin(&pcs[k], &ref, rounds);
 	for (int k = 0; k < n_plugins; ++k)
 		heap_of(&pcs[k]);
 	for (int i = 0; i < n_cases; ++i)
