@@ -22,10 +22,12 @@
  *   sequence is copied into a buffer allocated at instantiate(), sized to
  *   the buffer the host shares: its bufsz:sequenceSize, or without that
  *   option the MIDI output's rsz:minimumSize (8 KiB, the least a host may
- *   give it; a copy costs at most that many bytes).  An input too big for it is read where it is:
- * the pass-through then never overtakes the reading (each event out takes exactly the room it had
- * in), and no generated event is written in that block.  In place, the buffer's capacity is the
- * larger of what the input occupies and bufsz:sequenceSize.
+ *   give it; a copy costs at most that many bytes).  An input too big for
+ *   it is read where it is: the pass-through then never overtakes the
+ *   reading (each event out takes exactly the room it had in), and no
+ *   generated event is written in that block.  In place, the buffer's
+ *   capacity is the larger of what the input occupies and
+ *   bufsz:sequenceSize.
  *
  * Output (the MIDI port): a sequence that is valid after every write (its
  * atom.size always covers exactly the events written), frame times
