@@ -19,13 +19,15 @@
  * - In place: a host may pass the same buffer as atom input and MIDI output
  *   (the plugins do not declare lv2:inPlaceBroken).  The output then
  *   overwrites the input as it is written, so at the start of run() the input
- *   sequence is copied into a buffer allocated at instantiate() (at least
- *   64 KiB, or the host's bufsz:sequenceSize if larger; a copy costs at most
- *   that many bytes).  An input too big for it is read where it is: the
- *   pass-through then never overtakes the reading (each event out takes
- *   exactly the room it had in), and no generated event is written in that
- *   block.  In place, the buffer's capacity is the larger of what the input
- *   occupies and bufsz:sequenceSize.
+ *   sequence is copied into a buffer allocated at instantiate(), sized to
+ *   the buffer the host shares: its bufsz:sequenceSize, or without that
+ *   option the MIDI output's rsz:minimumSize (8 KiB, the least a host may
+ *   give it; a copy costs at most that many bytes).  An input too big for
+ *   it is read where it is: the pass-through then never overtakes the
+ *   reading (each event out takes exactly the room it had in), and no
+ *   generated event is written in that block.  In place, the buffer's
+ *   capacity is the larger of what the input occupies and
+ *   bufsz:sequenceSize.
  *
  * Output (the MIDI port): a sequence that is valid after every write (its
  * atom.size always covers exactly the events written), frame times
@@ -49,8 +51,9 @@
 extern "C" {
 #endif
 
-/* Smallest copy buffer for an in-place input (bytes). */
-#define PENDULA_ATOM_COPY_MIN (64u * 1024u)
+/* Smallest copy buffer for an in-place input (bytes): the MIDI output's
+ * rsz:minimumSize (ttl/ttl_gen.c), the least an in-place buffer holds. */
+#define PENDULA_ATOM_COPY_MIN (8u * 1024u)
 /* Largest copy buffer, whatever bufsz:sequenceSize says. */
 #define PENDULA_ATOM_COPY_MAX (16u * 1024u * 1024u)
 

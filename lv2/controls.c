@@ -50,16 +50,16 @@ void pendula_controls_init(pendula_controls *c, pendula_variant variant, double 
 		c->control[id] = sanitize_control(c, id, c->control[id]);
 		c->control_default[id] = pendula_port_default(v, id);
 		const uint32_t place = c->n_control_in++;
-		c->control_in[place] = id;
+		c->control_in[place] = (pendula_port_byte)id;
 		c->control_place[id] = (int16_t)place;
 		c->control_buf[place] = &c->control_default[id]; /* until connected */
 		/* a NaN: never a host's value until it is read (a host's NaN
 		 * means the default, which control[] holds) */
 		c->control_bits[place] = 0x7fc0beefu;
 		if (info->flags & PF_SMOOTH)
-			c->smoothed_in[c->n_smoothed++] = id;
+			c->smoothed_in[c->n_smoothed++] = (pendula_port_byte)id;
 		else if (info->param != PP_NONE)
-			c->stepped_in[c->n_stepped++] = id;
+			c->stepped_in[c->n_stepped++] = (pendula_port_byte)id;
 	}
 	c->smooth_coef = 1.0 - exp(-(double)PENDULA_CHUNK / (PENDULA_SMOOTH_TIME * sample_rate));
 	pendula_controls_snap(c);
@@ -97,7 +97,7 @@ void pendula_controls_read(pendula_controls *c)
 		c->control_bits[i] = bits;
 		float v;
 		memcpy(&v, &bits, sizeof(v));
-		const pendula_port_id id = c->control_in[i];
+		const pendula_port_id id = (pendula_port_id)c->control_in[i];
 		const float value = sanitize_control(c, id, v);
 		changed |= value != c->control[id];
 		if (value != c->control[id] && pendula_ports[id].param != PP_NONE)
@@ -138,7 +138,7 @@ bool pendula_controls_advance(pendula_controls *c)
 		return false;
 	bool moved = false;
 	for (uint32_t i = 0; i < c->n_smoothed; ++i) {
-		const pendula_port_id id = c->smoothed_in[i];
+		const pendula_port_id id = (pendula_port_id)c->smoothed_in[i];
 		const double target = c->control[id];
 		double y = c->smoothed[id];
 		if (y == target)
@@ -162,7 +162,7 @@ unsigned pendula_controls_stepped_changes(const pendula_controls *c)
 {
 	unsigned asked = 0;
 	for (uint32_t i = 0; i < c->n_stepped; ++i) {
-		const pendula_port_id id = c->stepped_in[i];
+		const pendula_port_id id = (pendula_port_id)c->stepped_in[i];
 		if (c->control[id] == c->stepped_last[id])
 			continue;
 		if (pendula_ports[id].flags & PF_INITIAL)
@@ -177,9 +177,11 @@ void pendula_controls_params(const pendula_controls *c, pendula_params *p)
 {
 	pendula_params_default(p, pendula_variant_model(c->variant));
 	for (uint32_t i = 0; i < c->n_smoothed; ++i)
-		pendula_param_set(p, c->smoothed_in[i], c->smoothed[c->smoothed_in[i]]);
+		pendula_param_set(p, (pendula_port_id)c->smoothed_in[i],
+		                  c->smoothed[c->smoothed_in[i]]);
 	for (uint32_t i = 0; i < c->n_stepped; ++i)
-		pendula_param_set(p, c->stepped_in[i], c->control[c->stepped_in[i]]);
+		pendula_param_set(p, (pendula_port_id)c->stepped_in[i],
+		                  c->control[c->stepped_in[i]]);
 }
 
 void pendula_controls_pushed(pendula_controls *c)

@@ -22,10 +22,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* A global port id in two bytes (the table has more than 256 rows since
+ * the MOD CV outputs): the lists below are walked every block, and an
+ * instance small enough to stay in cache costs less (docs/BENCHMARKS.md,
+ * "As a host wires it"). */
+typedef uint16_t pendula_port_byte;
+_Static_assert(PENDULA_N_PORT_IDS <= 65536, "port ids no longer fit two bytes");
+
 typedef struct {
 	pendula_variant variant;
 	/* Control inputs of this variant, global ids. */
-	pendula_port_id control_in[PENDULA_N_PORT_IDS];
+	pendula_port_byte control_in[PENDULA_N_PORT_IDS];
 	uint32_t n_control_in;
 	/* The same inputs by their place i in control_in: the buffer and the
 	 * bits of the raw value last read from it, side by side so that
@@ -37,9 +44,9 @@ typedef struct {
 	float control_default[PENDULA_N_PORT_IDS];
 	/* Smoothed controls (PF_SMOOTH) and the other settings (those with a
 	 * field in pendula_params), of this variant. */
-	pendula_port_id smoothed_in[PENDULA_N_PORT_IDS];
+	pendula_port_byte smoothed_in[PENDULA_N_PORT_IDS];
 	uint32_t n_smoothed;
-	pendula_port_id stepped_in[PENDULA_N_PORT_IDS];
+	pendula_port_byte stepped_in[PENDULA_N_PORT_IDS];
 	uint32_t n_stepped;
 
 	/* This block's control inputs, clamped (global id); control_bits holds

@@ -48,6 +48,19 @@ typedef struct {
 	pendula_frame frame;
 } idpy_snap;
 
+/* What only render() uses, allocated at its first call (in the host's
+ * non-real-time thread): a host that never draws the plugin never pays for
+ * the picture's memory. */
+typedef struct {
+	idpy_state shown; /* state of the last picture */
+	idpy_state fresh; /* the state of the slot just taken */
+	bool any_shown;
+	pendula_trail trail;
+	cairo_surface_t *surface;
+	uint32_t w, h;
+	LV2_Inline_Display_Image_Surface image;
+} idpy_view;
+
 struct pendula_idpy {
 	/* host */
 	LV2_Inline_Display *queue_draw; /* NULL: host without the feature */
@@ -56,7 +69,6 @@ struct pendula_idpy {
 	uint32_t min_interval; /* frames between two queue_draw */
 	uint32_t frames_since; /* frames since the last queue_draw */
 	idpy_state queued;     /* the state of the last queue_draw */
-	idpy_state now;        /* the state of this block, when a queue_draw is due */
 	bool any_queued;
 	unsigned back; /* slot run() writes */
 
@@ -65,14 +77,8 @@ struct pendula_idpy {
 	atomic_uint middle; /* slot index | SLOT_FRESH */
 
 	/* render() side (non-real-time thread) */
-	unsigned front;   /* slot render() reads */
-	idpy_state shown; /* state of the last picture */
-	idpy_state fresh; /* the state of the slot just taken */
-	bool any_shown;
-	pendula_trail trail;
-	cairo_surface_t *surface;
-	uint32_t w, h;
-	LV2_Inline_Display_Image_Surface image;
+	unsigned front;  /* slot render() reads */
+	idpy_view *view; /* NULL until the first render() */
 };
 
 pendula_idpy *pendula_idpy_new(const LV2_Feature *const *features, double sample_rate)
@@ -91,7 +97,6 @@ pendula_idpy *pendula_idpy_new(const LV2_Feature *const *features, double sample
 	d->back = 0;
 	atomic_init(&d->middle, 1u);
 	d->front = 2;
-	pendula_trail_clear(&d->trail);
 	return d;
 }
 
@@ -99,8 +104,9 @@ void pendula_idpy_free(pendula_idpy *d)
 {
 	if (!d)
 		return;
-	if (d->surface)
-		cairo_surface_destroy(d->surface);
+	if (d->view && d->view->surface)
+		cairo_surface_destroy(d->view->surface);
+	free(d->view);
 	free(d);
 }
 
@@ -170,12 +176,13 @@ void pendula_idpy_run(pendula_idpy *d, const pendula_engine *engine, uint32_t n_
 	if (d->frames_since < d->min_interval)
 		d->frames_since += n_frames < d->min_interval ? n_frames : d->min_interval;
 	bool draw = false;
+	idpy_state state; /* (on the stack: only this test needs it) */
 	if (d->queue_draw && d->frames_since >= d->min_interval) {
-		state_from_snap(&d->now, now);
-		draw = !d->any_queued || state_moved(&d->queued, &d->now);
+		state_from_snap(&state, now);
+		draw = !d->any_queued || state_moved(&d->queued, &state);
 	}
 	if (draw) {
-		d->queued = d->now;
+		d->queued = state;
 		d->any_queued = true;
 		d->frames_since = 0;
 	}
@@ -194,17 +201,24 @@ LV2_Inline_Display_Image_Surface *pendula_idpy_render(pendula_idpy *d, uint32_t 
 		w = IDPY_MAX_SIZE;
 	const uint32_t h = w < max_h ? w : (max_h < IDPY_MAX_SIZE ? max_h : IDPY_MAX_SIZE);
 
-	if (!d->surface || d->w != w || d->h != h) {
-		if (d->surface)
-			cairo_surface_destroy(d->surface);
-		d->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
-		if (cairo_surface_status(d->surface) != CAIRO_STATUS_SUCCESS) {
-			cairo_surface_destroy(d->surface);
-			d->surface = NULL;
+	if (!d->view) {
+		d->view = (idpy_view *)calloc(1, sizeof(idpy_view));
+		if (!d->view)
+			return NULL;
+		pendula_trail_clear(&d->view->trail);
+	}
+	idpy_view *v = d->view;
+	if (!v->surface || v->w != w || v->h != h) {
+		if (v->surface)
+			cairo_surface_destroy(v->surface);
+		v->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
+		if (cairo_surface_status(v->surface) != CAIRO_STATUS_SUCCESS) {
+			cairo_surface_destroy(v->surface);
+			v->surface = NULL;
 			return NULL;
 		}
-		d->w = w;
-		d->h = h;
+		v->w = w;
+		v->h = h;
 	}
 
 	/* The latest state from run(), if there is a new one. */
@@ -212,24 +226,24 @@ LV2_Inline_Display_Image_Surface *pendula_idpy_render(pendula_idpy *d, uint32_t 
 		const unsigned old =
 		    atomic_exchange_explicit(&d->middle, d->front, memory_order_acq_rel);
 		d->front = old & 3u;
-		idpy_state *s = &d->fresh;
+		idpy_state *s = &v->fresh;
 		state_from_snap(s, &d->slot[d->front]);
-		if (!d->any_shown || state_moved(&d->shown, s))
-			pendula_trail_push(&d->trail, &s->pose);
-		d->shown = *s;
-		d->any_shown = true;
+		if (!v->any_shown || state_moved(&v->shown, s))
+			pendula_trail_push(&v->trail, &s->pose);
+		v->shown = *s;
+		v->any_shown = true;
 	}
-	if (!d->any_shown)
+	if (!v->any_shown)
 		return NULL; /* run() has not run yet */
 
-	cairo_t *cr = cairo_create(d->surface);
-	pendula_draw_inline(cr, &d->shown.pose, &d->trail, d->shown.energy, (double)w, (double)h);
+	cairo_t *cr = cairo_create(v->surface);
+	pendula_draw_inline(cr, &v->shown.pose, &v->trail, v->shown.energy, (double)w, (double)h);
 	cairo_destroy(cr);
-	cairo_surface_flush(d->surface);
+	cairo_surface_flush(v->surface);
 
-	d->image.data = cairo_image_surface_get_data(d->surface);
-	d->image.width = (int)w;
-	d->image.height = (int)h;
-	d->image.stride = cairo_image_surface_get_stride(d->surface);
-	return &d->image;
+	v->image.data = cairo_image_surface_get_data(v->surface);
+	v->image.width = (int)w;
+	v->image.height = (int)h;
+	v->image.stride = cairo_image_surface_get_stride(v->surface);
+	return &v->image;
 }

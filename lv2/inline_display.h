@@ -9,7 +9,10 @@
  * queue_draw, at most ~30 times a second and only when the picture changed;
  * no allocation, lock or I/O).  pendula_idpy_render() is the host's render()
  * (non-real-time thread): it takes the latest state, (re)allocates its
- * surface when the size changes, and draws.
+ * surface when the size changes, and draws.  What only render() uses (the
+ * picture, its trail) is allocated at its first call: an instance no host
+ * draws keeps only the hand-over (docs/BENCHMARKS.md, "As a host wires
+ * it").
  */
 #ifndef PENDULA_INLINE_DISPLAY_H
 #define PENDULA_INLINE_DISPLAY_H

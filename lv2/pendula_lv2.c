@@ -822,8 +822,8 @@ static void ports_from_table(Pendula *self)
 	pendula_controls_init(&self->ctl, v, self->sample_rate);
 	/* a control input reads its default until connected */
 	for (uint32_t i = 0; i < self->ctl.n_control_in; ++i)
-		self->port[self->ctl.control_in[i]] =
-		    pendula_controls_connect(&self->ctl, self->ctl.control_in[i], NULL);
+		self->port[self->ctl.control_in[i]] = pendula_controls_connect(
+		    &self->ctl, (pendula_port_id)self->ctl.control_in[i], NULL);
 	pendula_routing_init(&self->route, v);
 	pendula_mod_cv_init(&self->mod_cv, v);
 	pendula_notes_init(&self->notes, self->sample_rate);
