@@ -33,10 +33,19 @@ void pendula_engine_set_drive(pendula_engine *e, const float *buf)
 	e->drive_in = buf;
 }
 
+/* A sample as the drive takes it.  Sorted by its bits first, so that a
+ * subnormal or non-finite sample (plugin-torture feeds both) is never an
+ * operand of floating-point arithmetic or of a comparison: a subnormal
+ * counts as 0, as it would under the host's flush-to-zero (issue 38). */
 static inline float drive_sample(float v)
 {
+	uint32_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	const uint32_t exponent = (bits >> 23) & 0xffu;
+	if (exponent == 0u || exponent == 0xffu) /* zero, subnormal; inf, NaN */
+		return 0.0f;
 	const float a = fabsf(v);
-	return a <= DRIVE_LIMIT ? v : a <= FLT_MAX ? copysignf(DRIVE_LIMIT, v) : 0.0f;
+	return a <= DRIVE_LIMIT ? v : copysignf(DRIVE_LIMIT, v);
 }
 
 void engine_drive_take(pendula_engine *e, uint32_t from, uint32_t m)

@@ -489,8 +489,11 @@ static void run_chunk(Pendula *self, uint32_t offset, uint32_t n, bool last)
 	const pendula_outputs *last_out;
 	pendula_outputs *out = pendula_routing_span_begin(&self->route, offset, last, &last_out);
 	pendula_notes_pulse_begin(notes, out->ch[PENDULA_CH_FLIPS], out->ch[PENDULA_CH_SWINGS], n);
+	/* (at gain 0 the input is not read at all: silence, as the drive's
+	 * contract says, and no host's denormals reach the arithmetic) */
 	const float *drive = (const float *)self->port[P_DRIVE];
-	pendula_engine_set_drive(self->engine, drive ? drive + offset : NULL);
+	const bool driven = drive && self->params.drive_gain != 0.0;
+	pendula_engine_set_drive(self->engine, driven ? drive + offset : NULL);
 	pendula_engine_run_events_last(self->engine, n, out, last_out,
 	                               notes->events_on ? pendula_notes_on_event : NULL, notes);
 	if (pendula_memory_gliding(&self->mem))

@@ -12,6 +12,8 @@
  *   (a) the defaults, a few seconds;
  *   (b) a decay to rest: every damping high, every forcing off, long
  *       enough that the motion's variables fall through 1e-30;
+ * (a) with the drive input on, fed subnormal samples between small normal
+ * ones;
  * a denormal operand (the trap, or the DE flag) fails; underflow (UE: a
  * tiny result, flushed before it is used) is counted and reported only;
  * then both again with FTZ and DAZ set, and the outputs (signal and control,
@@ -125,6 +127,15 @@ static void run_scenario(const LilvPlugin *plugin, pendula_variant v, const scen
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		if (pendula_ports[id].kind == PK_SIGNAL_OUT && !signal[id])
 			signal[id] = lv2th_calloc(MAX_BLOCK, sizeof(float));
+		/* the drive input: subnormal samples, as plugin-torture feeds,
+		 * between small normal ones, with the drive on */
+		if (pendula_ports[id].kind == PK_SIGNAL_IN && !signal[id]) {
+			signal[id] = lv2th_calloc(MAX_BLOCK, sizeof(float));
+			for (uint32_t i = 0; i < MAX_BLOCK; ++i)
+				signal[id][i] = i % 7 ? (i % 2 ? 1e-40f : -3e-39f) : 0.25f;
+		}
+		if (id == P_DRIVE_GAIN && !s->decay)
+			control[id] = 0.5f;
 		if (!s->decay || pendula_ports[id].kind != PK_CONTROL_IN)
 			continue;
 		const char *sym = pendula_ports[id].symbol;
