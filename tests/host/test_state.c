@@ -46,7 +46,8 @@ static int failures;
 static int log_errors;
 static char log_last[256];
 
-static int log_vprintf(LV2_Log_Handle h, LV2_URID type, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static int log_vprintf(LV2_Log_Handle h, LV2_URID type,
+                                                             const char *fmt, va_list ap)
 {
 	(void)h;
 	(void)type;
@@ -54,7 +55,8 @@ static int log_vprintf(LV2_Log_Handle h, LV2_URID type, const char *fmt, va_list
 	return vsnprintf(log_last, sizeof log_last, fmt, ap);
 }
 
-static int log_printf(LV2_Log_Handle h, LV2_URID type, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int log_printf(LV2_Log_Handle h, LV2_URID type,
+                                                            const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
