@@ -69,27 +69,14 @@ void engine_drive_clear(pendula_engine *e)
 	memset(e->sys.force.drive, 0, sizeof(e->sys.force.drive));
 }
 
-/* The start's derivatives at the state under the new drive (its values are
- * kept: the state has not moved): the accelerations, the energy's slope
- * and the angles' jerks change with the pivot's acceleration. */
-static void drive_restart_slopes(pendula_engine *e, step_start *s)
-{
-	double val[PENDULA_N_CH_ALL], der[PENDULA_N_CH_ALL], jerk[PENDULA_MAX_BODIES];
-	memset(jerk, 0, sizeof(jerk));
-	engine_measure_all(e, val, der, jerk);
-	engine_angle_jerk(e, der + PENDULA_CH_OMEGA, jerk);
-	memcpy(s->der, der, sizeof(s->der));
-	memcpy(s->jerk, jerk, sizeof(s->jerk));
-}
-
-void engine_drive_begin(pendula_engine *e, step_start *s)
+int engine_drive_begin(pendula_engine *e)
 {
 	pendula_forcing *f = &e->sys.force;
 	/* silence, the usual case: no drive held and none to come (the mean of
 	 * the samples summed is 0), so nothing changes */
 	if (!f->driven && e->drive_sum == 0.0 && e->drive_mean == 0.0) {
 		e->drive_count = 0.0;
-		return;
+		return 0;
 	}
 	if (e->drive_count > 0.0) {
 		e->drive_mean = e->drive_sum / e->drive_count;
@@ -103,8 +90,8 @@ void engine_drive_begin(pendula_engine *e, step_start *s)
 	if (on)
 		d[axis] = gain * e->sys.g * e->drive_mean;
 	if (on == f->driven && memcmp(d, f->drive, sizeof(d)) == 0)
-		return; /* unchanged (no drive: the step is today's, bit for bit) */
+		return 0; /* unchanged (no drive: the step is today's, bit for bit) */
 	memcpy(f->drive, d, sizeof(d));
 	f->driven = on;
-	drive_restart_slopes(e, s);
+	return 1;
 }

@@ -248,9 +248,9 @@ void engine_detect_range(pendula_engine *e, uint32_t i0, uint32_t i1, uint32_t d
 /* ---- drive.c ---- */
 /* The samples of frames [from, from + m) of this call into the sum. */
 void engine_drive_take(pendula_engine *e, uint32_t from, uint32_t m);
-/* Before a step (s: its start): the drive's pivot acceleration over it;
- * where it changed, the start's derivatives follow it. */
-void engine_drive_begin(pendula_engine *e, step_start *s);
+/* Before a step: the drive's pivot acceleration over it; 1 if it changed
+ * (the step's start must then be measured again, step.c). */
+int engine_drive_begin(pendula_engine *e);
 /* A restart: no drive, nothing summed. */
 void engine_drive_clear(pendula_engine *e);
 /* The model's values and derivatives of every channel at the state (step.c). */

@@ -451,6 +451,19 @@ static int recover_not_finite(pendula_engine *e, step_start *s)
 	return 0;
 }
 
+/* The start's derivatives at the state under the new drive (its values are
+ * kept: the state has not moved): the accelerations, the energy's slope
+ * and the angles' jerks change with the pivot's acceleration. */
+static void drive_restart_slopes(pendula_engine *e, step_start *s)
+{
+	double val[PENDULA_N_CH_ALL], der[PENDULA_N_CH_ALL], jerk[PENDULA_MAX_BODIES];
+	memset(jerk, 0, sizeof(jerk));
+	engine_measure_all(e, val, der, jerk);
+	engine_angle_jerk(e, der + PENDULA_CH_OMEGA, jerk);
+	memcpy(s->der, der, sizeof(s->der));
+	memcpy(s->jerk, jerk, sizeof(s->jerk));
+}
+
 /* Takes the next integration step: the step that ends at st begins the
  * new one; the interpolant runs from the old end values to the new ones. */
 static void next_step(pendula_engine *e)
@@ -470,7 +483,8 @@ static void next_step(pendula_engine *e)
 		engine_pay(e, PENDULA_WORK_SETTINGS);
 		start_fresh_channels(e, &s, n_before);
 	}
-	engine_drive_begin(e, &s);
+	if (engine_drive_begin(e))
+		drive_restart_slopes(e, &s);
 
 	double energy_now = s.val[PENDULA_CH_ENERGY];
 	if (had_pending)
