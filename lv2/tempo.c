@@ -79,6 +79,9 @@ void pendula_tempo_position(pendula_tempo *t, const pendula_position *p)
 	const double beats_now = pendula_tempo_beats(t);
 	const int64_t host_frame_now = pendula_tempo_host_frame(t);
 	const double old_speed = t->speed;
+	const double old_bpm = t->bpm;
+	const double old_beats_per_bar = t->beats_per_bar;
+	const double old_beat_unit = t->beat_unit;
 
 	if ((p->fields & PENDULA_POS_BPM) && usable(p->bpm, 1e-3, 1e6))
 		t->bpm = p->bpm;
@@ -90,6 +93,9 @@ void pendula_tempo_position(pendula_tempo *t, const pendula_position *p)
 		t->speed = p->speed;
 
 	double beats = beats_now;
+	const bool same_pace = t->bpm == old_bpm && t->speed == old_speed && t->speed > 0.0 &&
+	                       t->beats_per_bar == old_beats_per_bar &&
+	                       t->beat_unit == old_beat_unit;
 	const bool has_bar = (p->fields & PENDULA_POS_BAR) && usable(p->bar, -1e12, 1e12);
 	const bool has_beat = (p->fields & PENDULA_POS_BAR_BEAT) && usable(p->bar_beat, -1e6, 1e6);
 	if (has_bar || has_beat) {
@@ -98,6 +104,17 @@ void pendula_tempo_position(pendula_tempo *t, const pendula_position *p)
 		const double bar =
 		    has_bar ? floor(p->bar + 0.5) : floor(beats_now / t->beats_per_bar);
 		beats = bar * t->beats_per_bar + (has_beat ? p->bar_beat : 0.0);
+		/* A host that reports the song position every block rounds it
+		 * (Ardour 7 to its tick, 1/1920 beat: up to 6 frames at 120 bpm).
+		 * A report that agrees with where the follower already is, at the
+		 * same pace and frame, confirms it: keeping the follower's own count
+		 * keeps note_grid's lines and the forcing's phase free of the
+		 * host's rounding (docs/GUIDE.md, "Notes in a scale"). */
+		const bool same_frame =
+		    !(p->fields & PENDULA_POS_FRAME) || p->frame == host_frame_now;
+		if (t->position_known && same_pace && same_frame &&
+		    fabs(beats - beats_now) <= PENDULA_TEMPO_CONFIRM_BEATS)
+			return;
 		t->position_known = true;
 	}
 	t->anchor_beats = beats;

@@ -42,6 +42,10 @@ enum {
 };
 
 /* One time:Position message. */
+/* A reported song position within this many beats of the follower's own
+ * count, at the same tempo, speed and frame, confirms it (tempo.c). */
+#define PENDULA_TEMPO_CONFIRM_BEATS 1e-3
+
 typedef struct {
 	unsigned fields;      /* PENDULA_POS_* */
 	double bar;           /* time:bar, from 0 */

@@ -13,6 +13,9 @@
  *                   ends of the int64 range after a long run
  *   tempo_ahead     the song position frames ahead equals the one read after
  *                   advancing there; quarters per frame from the tempo
+ *   tempo_confirm   a host's rounded report of where the song already is
+ *                   (Ardour 7: to a tick, 1/1920 beat) leaves the count
+ *                   exact; a relocation, a jump of frame or tempo does not
  */
 #include "midi_tempo.h"
 #include "ports.h"
@@ -349,7 +352,62 @@ static void test_tempo_ahead(void)
 	      "6/8 at 120 eighths: %.17g quarters per frame", pendula_tempo_quarters_per_frame(&t));
 }
 
+/* Reports every 256 frames at 120 bpm, each rounded to a tick (1/1920 beat)
+ * as Ardour 7 sends them: the song position stays the exact count of frames
+ * (0.5 beats per 12 000 frames); a report off by more than the confirming
+ * band, at another frame or at another tempo, re-anchors as before. */
+static void test_tempo_confirm(void)
+{
+	pendula_tempo t;
+	pendula_tempo_init(&t, 48000.0);
+	pendula_position p = pos_full(0, 0, 4, 4, 120, 1);
+	p.fields |= PENDULA_POS_FRAME;
+	p.frame = 0;
+	pendula_tempo_position(&t, &p);
+	double worst = 0.0;
+	int rounded = 0;
+	for (int k = 1; k <= 1000; ++k) {
+		pendula_tempo_advance(&t, 256);
+		const double exact = 256.0 * k * 120.0 / (60.0 * 48000.0);
+		const double ticked = floor(exact * 1920.0 + 0.5) / 1920.0;
+		rounded += ticked != exact;
+		pendula_position q = pos_full(floor(ticked / 4.0), fmod(ticked, 4.0), 4, 4, 120, 1);
+		q.fields |= PENDULA_POS_FRAME;
+		q.frame = 256 * k;
+		pendula_tempo_position(&t, &q);
+		const double e = fabs(pendula_tempo_beats(&t) - exact);
+		worst = e > worst ? e : worst;
+	}
+	CHECK(rounded > 500, "the reports were rounded (%d of 1000)", rounded);
+	CHECK(worst <= 1e-9, "rounded reports moved the song position by %g beats", worst);
+
+	/* a relocation by a hundredth of a beat is taken */
+	pendula_position r = pos_full(10, 0.01, 4, 4, 120, 1);
+	r.fields |= PENDULA_POS_FRAME;
+	r.frame = 256000;
+	pendula_tempo_position(&t, &r);
+	CHECK(near(pendula_tempo_beats(&t), 40.01, 1e-12), "a relocation gave %g beats",
+	      pendula_tempo_beats(&t));
+	/* the same song position reported at a jumped frame re-anchors there */
+	pendula_tempo_advance(&t, 100);
+	const double here = pendula_tempo_beats(&t);
+	pendula_position f = pos_full(10, here - 40.0 + 1e-4, 4, 4, 120, 1);
+	f.fields |= PENDULA_POS_FRAME;
+	f.frame = 999999;
+	pendula_tempo_position(&t, &f);
+	CHECK(pendula_tempo_host_frame(&t) == 999999 &&
+	          near(pendula_tempo_beats(&t), here + 1e-4, 1e-12),
+	      "a frame jump kept the old count (frame %lld)",
+	      (long long)pendula_tempo_host_frame(&t));
+	/* and a tempo change re-anchors at the reported position */
+	pendula_position g = pos_full(10, here - 40.0 + 2e-4, 4, 4, 90, 1);
+	pendula_tempo_position(&t, &g);
+	CHECK(near(pendula_tempo_beats(&t), here + 2e-4, 1e-12), "a tempo change gave %g beats",
+	      pendula_tempo_beats(&t));
+}
+
 CU_TestInfo tempo_tests[] = {
+    {"tempo_confirm", test_tempo_confirm},
     {"tempo_ahead", test_tempo_ahead},
     {"tempo_position", test_tempo_position},
     {"tempo_changes", test_tempo_changes},
