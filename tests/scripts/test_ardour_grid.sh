@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Notes in a scale on the song's grid in Ardour 7, headless
+# (tests/scripts/ardour/grid.lua; docs/GUIDE.md, "Notes in a scale"): the
+# double plugin with "C-minor pentatonic flips" on a MIDI track at 120 bpm.
+# With note_grid 1/16 every note-on starts a whole number of sixteenths
+# (6000 frames at 48 kHz) after the first, to the frame; the session saved
+# and reopened in a second process has the note settings back and plays
+# the same way.  Every note played is one of C minor pentatonic from 48
+# to 72.  With note_grid off the notes fall off the grid (so the check can
+# tell the two apart).
+#
+# usage: test_ardour_grid.sh LV2_PATH_DIR
+# Exit 77 (skipped) only on a machine without ardour7-lua.
+set -u
+lv2path=${1:?usage: test_ardour_grid.sh LV2_PATH_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+uri="https://pendula.invalid/plugins/pendula#double"
+
+if ! command -v ardour7-lua > /dev/null 2>&1; then
+	echo "SKIP-REASON: ardour7-lua (Debian package ardour) is not installed"
+	exit 77
+fi
+case $lv2path in
+/*) ;;
+*) lv2path=$(pwd)/$lv2path ;;
+esac
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/config/ardour7/scripts"
+cp "$here/ardour/pendula_note_times.lua" "$tmp/config/ardour7/scripts/"
+
+status=0
+fail() {
+	echo "FAIL: $*"
+	status=1
+}
+for run in 3:create 3:reload 0:create; do
+	grid=${run%%:*} phase=${run#*:}
+	log=$tmp/$grid-$phase.log
+	XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
+		timeout 300 ardour7-lua "$here/ardour/grid.lua" "$phase" "$uri" \
+		"$tmp/session-$grid" "$grid" > "$log" 2> "$log.err"
+	rc=$?
+	echo "== note_grid $grid, $phase (exit $rc)"
+	grep -E '^(ok|FAIL|note-ons|notes played|note offsets|ALL OK|[0-9]+ FAILED)' "$log"
+	if [ $rc -ne 0 ] || ! grep -q 'ALL OK$' "$log"; then
+		fail "note_grid $grid, $phase; Ardour's log:"
+		cat "$log" "$log.err" | grep -v 'has no known data type' | tail -n 30
+		continue
+	fi
+	notes=$(sed -n 's/^notes played: *//p' "$log")
+	offsets=$(sed -n 's/^note offsets: *//p' "$log")
+	bad=""
+	for n in $notes; do
+		case $((n % 12)) in
+		0 | 3 | 5 | 7 | 10) [ "$n" -ge 48 ] && [ "$n" -le 72 ] || bad="$bad $n" ;;
+		*) bad="$bad $n" ;;
+		esac
+	done
+	[ "$(echo $offsets | wc -w)" -ge 5 ] || fail "note_grid $grid, $phase: fewer than 5 notes"
+	[ -z "$bad" ] || fail "note_grid $grid, $phase: notes outside the scale:$bad"
+	off=0
+	for f in $offsets; do [ "$f" -eq 0 ] || off=$((off + 1)); done
+	if [ "$grid" = 3 ]; then
+		[ $off -eq 0 ] && echo "ok: every note on a sixteenth" ||
+			fail "note_grid 1/16, $phase: $off notes off the grid"
+	else
+		[ $off -gt 0 ] && echo "ok: without the grid $off notes fall between sixteenths" ||
+			fail "note_grid off: every note on a sixteenth (the check cannot tell)"
+	fi
+done
+exit $status
