@@ -254,6 +254,17 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
 		out[i] = clamp_output(cubic_at(q, frame_u_float(u0, du, idx + i)), lo, hi);
 }
 
+/* The energy level of the energy channel's interpolant, clamped as
+ * write_plain clamps the energy. */
+PENDULA_OUTPUT_CLONES static void write_energy_level(float *restrict out, const float *restrict c,
+                                                     float u0, float du, int32_t idx, int32_t m)
+{
+	const float q[4] = {c[0], c[1], c[2], c[3]};
+	for (int32_t i = 0; i < m; ++i)
+		out[i] = pendula_energy_level_of(clamp_output(
+		    cubic_at(q, frame_u_float(u0, du, idx + i)), 0.0f, PENDULA_ENERGY_OUTPUT_MAX));
+}
+
 /* The channels of an outputs struct that have a buffer, in the order they
  * are written: the velocity outputs, then the interpolated ones (outputs
  * may share a buffer: the last written wins). */
@@ -354,10 +365,7 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 		const int ch = list->ch[i];
 		float *buf = out->ch[ch] + done;
 		if (ch == PENDULA_CH_ENERGY_LEVEL) {
-			write_plain(buf, e->fpoly[PENDULA_CH_ENERGY], u0, du, idx, m,
-			            plain_lo(PENDULA_CH_ENERGY), plain_hi(PENDULA_CH_ENERGY));
-			for (int32_t j = 0; j < m; ++j)
-				buf[j] = pendula_energy_level_of(buf[j]);
+			write_energy_level(buf, e->fpoly[PENDULA_CH_ENERGY], u0, du, idx, m);
 			continue;
 		}
 		if (ch >= PENDULA_CH_W) {
