@@ -147,29 +147,26 @@ static float turn_rate_slopes(const pendula_engine *e, int k, float *dx, float *
 
 /* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */
 PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
-                                                 float *restrict out, float u0, float du,
-                                                 int32_t idx, int32_t m)
+                                                 float *restrict out, const float *restrict u,
+                                                 int32_t m)
 {
 	float d[5];
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 		angle_rate_quartic(e, k, d);
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = clamp_output(quartic_at(d, frame_u_float(u0, du, idx + i)), -1.0f,
-			                      1.0f);
+			out[i] = clamp_output(quartic_at(d, u[i]), -1.0f, 1.0f);
 		return;
 	}
 	if (velocity_quadratic(e, k, d)) {
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = clamp_output(quadratic_at(d, frame_u_float(u0, du, idx + i)),
-			                      -1.0f, 1.0f);
+			out[i] = clamp_output(quadratic_at(d, u[i]), -1.0f, 1.0f);
 		return;
 	}
 	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
 	float dx[3], dy[3];
 	const float scale = turn_rate_slopes(e, k, dx, dy);
 	for (int32_t i = 0; i < m; ++i)
-		out[i] = clamp_output(
-		    turn_rate_at(x, y, dx, dy, scale, frame_u_float(u0, du, idx + i)), -1.0f, 1.0f);
+		out[i] = clamp_output(turn_rate_at(x, y, dx, dy, scale, u[i]), -1.0f, 1.0f);
 }
 
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
@@ -221,16 +218,16 @@ static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
  * An angle output: its quintic in u (c0..c3, then c4, c5 in hi), wrapped
  * into [-1, 1) as e->wrap says (WRAP_NONE: it stays inside). */
 PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float *restrict c,
-                                                const float *restrict hi, int wrap, float u0,
-                                                float du, int32_t idx, int32_t m)
+                                                const float *restrict hi, int wrap,
+                                                const float *restrict u, int32_t m)
 {
 	const float q[4] = {c[0], c[1], c[2], c[3]}, q45[2] = {hi[0], hi[1]};
 	if (wrap == WRAP_ONCE) {
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = angle_out(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+			out[i] = angle_out(quintic_at(q, q45, u[i]));
 	} else if (wrap == WRAP_ANY) {
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = angle_out_any(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+			out[i] = angle_out_any(quintic_at(q, q45, u[i]));
 	} else {
 		/* WRAP_NONE: interpolant.c chose it because c0 -+ (|c1| + ...
 		 * + |c5|) stays inside (-1 + 1e-5, 1 - 1e-5) (|u| <= 1), a
@@ -238,31 +235,38 @@ PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float
 		 * can leave (-1, 1), and a clamp (which cost as much as the
 		 * quintic) would change nothing. */
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = pendula_flush_output(
-			    quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+			out[i] = pendula_flush_output(quintic_at(q, q45, u[i]));
 	}
 }
 
 /* Any other channel, clamped to its range [lo, hi] (a cubic through two
  * values in range can overshoot it). */
 PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *restrict c,
-                                              float u0, float du, int32_t idx, int32_t m, float lo,
+                                              const float *restrict u, int32_t m, float lo,
                                               float hi)
 {
 	const float q[4] = {c[0], c[1], c[2], c[3]};
 	for (int32_t i = 0; i < m; ++i)
-		out[i] = clamp_output(cubic_at(q, frame_u_float(u0, du, idx + i)), lo, hi);
+		out[i] = clamp_output(cubic_at(q, u[i]), lo, hi);
 }
 
 /* The energy level of the energy channel's interpolant, clamped as
  * write_plain clamps the energy. */
 PENDULA_OUTPUT_CLONES static void write_energy_level(float *restrict out, const float *restrict c,
-                                                     float u0, float du, int32_t idx, int32_t m)
+                                                     const float *restrict u, int32_t m)
 {
 	const float q[4] = {c[0], c[1], c[2], c[3]};
 	for (int32_t i = 0; i < m; ++i)
-		out[i] = pendula_energy_level_of(clamp_output(
-		    cubic_at(q, frame_u_float(u0, du, idx + i)), 0.0f, PENDULA_ENERGY_OUTPUT_MAX));
+		out[i] = pendula_energy_level_of(
+		    clamp_output(cubic_at(q, u[i]), 0.0f, PENDULA_ENERGY_OUTPUT_MAX));
+}
+
+/* u of frames [idx, idx + m) of the step, once for every channel. */
+PENDULA_OUTPUT_CLONES static void frame_us(float *restrict u, float u0, float du, int32_t idx,
+                                           int32_t m)
+{
+	for (int32_t i = 0; i < m; ++i)
+		u[i] = frame_u_float(u0, du, idx + i);
 }
 
 /* The channels of an outputs struct that have a buffer, in the order they
@@ -350,6 +354,9 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 	}
 }
 
+/* Frames a span's channels are written in at a time. */
+#define SPAN_TILE 256
+
 /* Frames [idx, idx + m) of the step into the buffers of out listed in list
  * (at offset `done`).  m = 1 gives the value of one frame bit for bit as the
  * span would: a frame's value depends only on its index in the step. */
@@ -361,22 +368,30 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 		write_one(e, out, list, done, frame_u_float(u0, du, idx));
 		return;
 	}
-	for (int i = 0; i < list->n; ++i) {
-		const int ch = list->ch[i];
-		float *buf = out->ch[ch] + done;
-		if (ch == PENDULA_CH_ENERGY_LEVEL) {
-			write_energy_level(buf, e->fpoly[PENDULA_CH_ENERGY], u0, du, idx, m);
-			continue;
+	/* Tile by tile: each frame's u once for every channel, and the tile's
+	 * u and outputs stay in the first-level cache.  Outputs sharing a
+	 * buffer still end with the last channel's value at every frame. */
+	float u[SPAN_TILE];
+	for (int32_t t = 0; t < m; t += SPAN_TILE) {
+		const int32_t n = m - t < SPAN_TILE ? m - t : SPAN_TILE;
+		frame_us(u, u0, du, idx + t, n);
+		for (int i = 0; i < list->n; ++i) {
+			const int ch = list->ch[i];
+			float *buf = out->ch[ch] + done + (uint32_t)t;
+			if (ch == PENDULA_CH_ENERGY_LEVEL) {
+				write_energy_level(buf, e->fpoly[PENDULA_CH_ENERGY], u, n);
+				continue;
+			}
+			if (ch >= PENDULA_CH_W) {
+				write_velocity(e, ch - PENDULA_CH_W, buf, u, n);
+				continue;
+			}
+			const int k = ch - PENDULA_CH_THETA;
+			if (k >= 0 && k < PENDULA_MAX_BODIES)
+				write_quintic(buf, e->fpoly[ch], e->fhigh[k], e->wrap[k], u, n);
+			else
+				write_plain(buf, e->fpoly[ch], u, n, plain_lo(ch), plain_hi(ch));
 		}
-		if (ch >= PENDULA_CH_W) {
-			write_velocity(e, ch - PENDULA_CH_W, buf, u0, du, idx, m);
-			continue;
-		}
-		const int k = ch - PENDULA_CH_THETA;
-		if (k >= 0 && k < PENDULA_MAX_BODIES)
-			write_quintic(buf, e->fpoly[ch], e->fhigh[k], e->wrap[k], u0, du, idx, m);
-		else
-			write_plain(buf, e->fpoly[ch], u0, du, idx, m, plain_lo(ch), plain_hi(ch));
 	}
 }
 
