@@ -29,6 +29,21 @@ static inline float clamp_output(float v, float lo, float hi)
 	return pendula_flush_output(v);
 }
 
+/* A range to clamp to, read as values the compiler cannot fold: with
+ * constants for lo and hi, gcc turns clamp_output into blends, twice the
+ * instructions per sample of the min and max it uses for values (the
+ * results are the same). */
+typedef struct {
+	float lo, hi;
+} out_range;
+
+static inline out_range range_unfolded(float lo, float hi)
+{
+	volatile float r[2] = {lo, hi};
+	const out_range range = {r[0], r[1]};
+	return range;
+}
+
 static inline float frame_u_float(float u0, float du, int32_t i)
 {
 	return u0 + (float)i * du;
@@ -151,22 +166,23 @@ PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
                                                  int32_t m)
 {
 	float d[5];
+	const out_range r = range_unfolded(-1.0f, 1.0f);
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 		angle_rate_quartic(e, k, d);
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = clamp_output(quartic_at(d, u[i]), -1.0f, 1.0f);
+			out[i] = clamp_output(quartic_at(d, u[i]), r.lo, r.hi);
 		return;
 	}
 	if (velocity_quadratic(e, k, d)) {
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = clamp_output(quadratic_at(d, u[i]), -1.0f, 1.0f);
+			out[i] = clamp_output(quadratic_at(d, u[i]), r.lo, r.hi);
 		return;
 	}
 	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
 	float dx[3], dy[3];
 	const float scale = turn_rate_slopes(e, k, dx, dy);
 	for (int32_t i = 0; i < m; ++i)
-		out[i] = clamp_output(turn_rate_at(x, y, dx, dy, scale, u[i]), -1.0f, 1.0f);
+		out[i] = clamp_output(turn_rate_at(x, y, dx, dy, scale, u[i]), r.lo, r.hi);
 }
 
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
@@ -256,9 +272,9 @@ PENDULA_OUTPUT_CLONES static void write_energy_level(float *restrict out, const 
                                                      const float *restrict u, int32_t m)
 {
 	const float q[4] = {c[0], c[1], c[2], c[3]};
+	const out_range r = range_unfolded(0.0f, PENDULA_ENERGY_OUTPUT_MAX);
 	for (int32_t i = 0; i < m; ++i)
-		out[i] = pendula_energy_level_of(
-		    clamp_output(cubic_at(q, u[i]), 0.0f, PENDULA_ENERGY_OUTPUT_MAX));
+		out[i] = pendula_energy_level_of(clamp_output(cubic_at(q, u[i]), r.lo, r.hi));
 }
 
 /* u of frames [idx, idx + m) of the step, once for every channel. */
