@@ -73,10 +73,16 @@ static inline float quadratic_at(const float *d, float u)
 /* A direction's component, which a step that failed even at the shortest
  * length leaves far from the unit circle: bounded, so that the products of
  * turn_rate_at stay finite and their difference is no NaN (issue 38). */
-static inline float direction_bounded(float v)
+static inline float direction_bounded(float v, out_range bound)
 {
-	v = v < -2.0f ? -2.0f : v;
-	return v > 2.0f ? 2.0f : v;
+	v = v < bound.lo ? bound.lo : v;
+	return v > bound.hi ? bound.hi : v;
+}
+
+/* The bound of direction_bounded, [-2, 2]. */
+static inline out_range direction_bound(void)
+{
+	return range_unfolded(-2.0f, 2.0f);
 }
 
 /* v, or 0 if |v| < 2^-120, decided on its bits: an integer comparison
@@ -111,9 +117,10 @@ static inline float product_flushed(float a, float b)
  * 2^-120 are 0 before they are used, which changes a result only where
  * it is below 2^-95 scale, far below the output's flush to zero. */
 static inline float turn_rate_at(const float *x, const float *y, const float *dx, const float *dy,
-                                 float scale, float u)
+                                 float scale, out_range bound, float u)
 {
-	const float xv = direction_bounded(cubic_at(x, u)), yv = direction_bounded(cubic_at(y, u));
+	const float xv = direction_bounded(cubic_at(x, u), bound),
+	            yv = direction_bounded(cubic_at(y, u), bound);
 	const float xd = quadratic_at(dx, u), yd = quadratic_at(dy, u);
 	return flush_product(product_flushed(xv, yd) - product_flushed(yv, xd)) * scale;
 }
@@ -181,8 +188,9 @@ PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
 	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
 	float dx[3], dy[3];
 	const float scale = turn_rate_slopes(e, k, dx, dy);
+	const out_range bound = direction_bound();
 	for (int32_t i = 0; i < m; ++i)
-		out[i] = clamp_output(turn_rate_at(x, y, dx, dy, scale, u[i]), r.lo, r.hi);
+		out[i] = clamp_output(turn_rate_at(x, y, dx, dy, scale, bound, u[i]), r.lo, r.hi);
 }
 
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
@@ -353,7 +361,8 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 				float dx[3], dy[3];
 				const float scale = turn_rate_slopes(e, k, dx, dy);
 				v = turn_rate_at(e->fpoly[PENDULA_CH_X + k],
-				                 e->fpoly[PENDULA_CH_Y + k], dx, dy, scale, u);
+				                 e->fpoly[PENDULA_CH_Y + k], dx, dy, scale,
+				                 direction_bound(), u);
 			}
 			*buf = clamp_output(v, -1.0f, 1.0f);
 			continue;
