@@ -30,9 +30,9 @@ static inline float clamp_output(float v, float lo, float hi)
 }
 
 /* A range to clamp to, read as values the compiler cannot fold: with
- * constants for lo and hi, gcc turns clamp_output into blends, twice the
- * instructions per sample of the min and max it uses for values (the
- * results are the same). */
+ * constants for lo and hi, gcc turns clamp_output into blends of several
+ * comparisons per sample, where for values it uses one min and one max
+ * (the results are the same). */
 typedef struct {
 	float lo, hi;
 } out_range;
