@@ -29,6 +29,21 @@ static inline float clamp_output(float v, float lo, float hi)
 	return pendula_flush_output(v);
 }
 
+/* A range to clamp to, read as values the compiler cannot fold: with
+ * constants for lo and hi, gcc turns clamp_output into blends of several
+ * comparisons per sample, where for values it uses one min and one max
+ * (the results are the same). */
+typedef struct {
+	float lo, hi;
+} out_range;
+
+static inline out_range range_unfolded(float lo, float hi)
+{
+	volatile float r[2] = {lo, hi};
+	const out_range range = {r[0], r[1]};
+	return range;
+}
+
 static inline float frame_u_float(float u0, float du, int32_t i)
 {
 	return u0 + (float)i * du;
@@ -58,10 +73,16 @@ static inline float quadratic_at(const float *d, float u)
 /* A direction's component, which a step that failed even at the shortest
  * length leaves far from the unit circle: bounded, so that the products of
  * turn_rate_at stay finite and their difference is no NaN (issue 38). */
-static inline float direction_bounded(float v)
+static inline float direction_bounded(float v, out_range bound)
 {
-	v = v < -2.0f ? -2.0f : v;
-	return v > 2.0f ? 2.0f : v;
+	v = v < bound.lo ? bound.lo : v;
+	return v > bound.hi ? bound.hi : v;
+}
+
+/* The bound of direction_bounded, [-2, 2]. */
+static inline out_range direction_bound(void)
+{
+	return range_unfolded(-2.0f, 2.0f);
 }
 
 /* v, or 0 if |v| < 2^-120, decided on its bits: an integer comparison
@@ -96,9 +117,10 @@ static inline float product_flushed(float a, float b)
  * 2^-120 are 0 before they are used, which changes a result only where
  * it is below 2^-95 scale, far below the output's flush to zero. */
 static inline float turn_rate_at(const float *x, const float *y, const float *dx, const float *dy,
-                                 float scale, float u)
+                                 float scale, out_range bound, float u)
 {
-	const float xv = direction_bounded(cubic_at(x, u)), yv = direction_bounded(cubic_at(y, u));
+	const float xv = direction_bounded(cubic_at(x, u), bound),
+	            yv = direction_bounded(cubic_at(y, u), bound);
 	const float xd = quadratic_at(dx, u), yd = quadratic_at(dy, u);
 	return flush_product(product_flushed(xv, yd) - product_flushed(yv, xd)) * scale;
 }
@@ -147,29 +169,28 @@ static float turn_rate_slopes(const pendula_engine *e, int k, float *dx, float *
 
 /* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */
 PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
-                                                 float *restrict out, float u0, float du,
-                                                 int32_t idx, int32_t m)
+                                                 float *restrict out, const float *restrict u,
+                                                 int32_t m)
 {
 	float d[5];
+	const out_range r = range_unfolded(-1.0f, 1.0f);
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 		angle_rate_quartic(e, k, d);
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = clamp_output(quartic_at(d, frame_u_float(u0, du, idx + i)), -1.0f,
-			                      1.0f);
+			out[i] = clamp_output(quartic_at(d, u[i]), r.lo, r.hi);
 		return;
 	}
 	if (velocity_quadratic(e, k, d)) {
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = clamp_output(quadratic_at(d, frame_u_float(u0, du, idx + i)),
-			                      -1.0f, 1.0f);
+			out[i] = clamp_output(quadratic_at(d, u[i]), r.lo, r.hi);
 		return;
 	}
 	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
 	float dx[3], dy[3];
 	const float scale = turn_rate_slopes(e, k, dx, dy);
+	const out_range bound = direction_bound();
 	for (int32_t i = 0; i < m; ++i)
-		out[i] = clamp_output(
-		    turn_rate_at(x, y, dx, dy, scale, frame_u_float(u0, du, idx + i)), -1.0f, 1.0f);
+		out[i] = clamp_output(turn_rate_at(x, y, dx, dy, scale, bound, u[i]), r.lo, r.hi);
 }
 
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
@@ -221,16 +242,16 @@ static inline uint32_t frames_in_step(const pendula_engine *e, uint32_t limit)
  * An angle output: its quintic in u (c0..c3, then c4, c5 in hi), wrapped
  * into [-1, 1) as e->wrap says (WRAP_NONE: it stays inside). */
 PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float *restrict c,
-                                                const float *restrict hi, int wrap, float u0,
-                                                float du, int32_t idx, int32_t m)
+                                                const float *restrict hi, int wrap,
+                                                const float *restrict u, int32_t m)
 {
 	const float q[4] = {c[0], c[1], c[2], c[3]}, q45[2] = {hi[0], hi[1]};
 	if (wrap == WRAP_ONCE) {
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = angle_out(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+			out[i] = angle_out(quintic_at(q, q45, u[i]));
 	} else if (wrap == WRAP_ANY) {
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = angle_out_any(quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+			out[i] = angle_out_any(quintic_at(q, q45, u[i]));
 	} else {
 		/* WRAP_NONE: interpolant.c chose it because c0 -+ (|c1| + ...
 		 * + |c5|) stays inside (-1 + 1e-5, 1 - 1e-5) (|u| <= 1), a
@@ -238,20 +259,38 @@ PENDULA_OUTPUT_CLONES static void write_quintic(float *restrict out, const float
 		 * can leave (-1, 1), and a clamp (which cost as much as the
 		 * quintic) would change nothing. */
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = pendula_flush_output(
-			    quintic_at(q, q45, frame_u_float(u0, du, idx + i)));
+			out[i] = pendula_flush_output(quintic_at(q, q45, u[i]));
 	}
 }
 
 /* Any other channel, clamped to its range [lo, hi] (a cubic through two
  * values in range can overshoot it). */
 PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *restrict c,
-                                              float u0, float du, int32_t idx, int32_t m, float lo,
+                                              const float *restrict u, int32_t m, float lo,
                                               float hi)
 {
 	const float q[4] = {c[0], c[1], c[2], c[3]};
 	for (int32_t i = 0; i < m; ++i)
-		out[i] = clamp_output(cubic_at(q, frame_u_float(u0, du, idx + i)), lo, hi);
+		out[i] = clamp_output(cubic_at(q, u[i]), lo, hi);
+}
+
+/* The energy level of the energy channel's interpolant, clamped as
+ * write_plain clamps the energy. */
+PENDULA_OUTPUT_CLONES static void write_energy_level(float *restrict out, const float *restrict c,
+                                                     const float *restrict u, int32_t m)
+{
+	const float q[4] = {c[0], c[1], c[2], c[3]};
+	const out_range r = range_unfolded(0.0f, PENDULA_ENERGY_OUTPUT_MAX);
+	for (int32_t i = 0; i < m; ++i)
+		out[i] = pendula_energy_level_of(clamp_output(cubic_at(q, u[i]), r.lo, r.hi));
+}
+
+/* u of frames [idx, idx + m) of the step, once for every channel. */
+PENDULA_OUTPUT_CLONES static void frame_us(float *restrict u, float u0, float du, int32_t idx,
+                                           int32_t m)
+{
+	for (int32_t i = 0; i < m; ++i)
+		u[i] = frame_u_float(u0, du, idx + i);
 }
 
 /* The channels of an outputs struct that have a buffer, in the order they
@@ -322,7 +361,8 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 				float dx[3], dy[3];
 				const float scale = turn_rate_slopes(e, k, dx, dy);
 				v = turn_rate_at(e->fpoly[PENDULA_CH_X + k],
-				                 e->fpoly[PENDULA_CH_Y + k], dx, dy, scale, u);
+				                 e->fpoly[PENDULA_CH_Y + k], dx, dy, scale,
+				                 direction_bound(), u);
 			}
 			*buf = clamp_output(v, -1.0f, 1.0f);
 			continue;
@@ -339,6 +379,9 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 	}
 }
 
+/* Frames a span's channels are written in at a time. */
+#define SPAN_TILE 256
+
 /* Frames [idx, idx + m) of the step into the buffers of out listed in list
  * (at offset `done`).  m = 1 gives the value of one frame bit for bit as the
  * span would: a frame's value depends only on its index in the step. */
@@ -350,25 +393,30 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 		write_one(e, out, list, done, frame_u_float(u0, du, idx));
 		return;
 	}
-	for (int i = 0; i < list->n; ++i) {
-		const int ch = list->ch[i];
-		float *buf = out->ch[ch] + done;
-		if (ch == PENDULA_CH_ENERGY_LEVEL) {
-			write_plain(buf, e->fpoly[PENDULA_CH_ENERGY], u0, du, idx, m,
-			            plain_lo(PENDULA_CH_ENERGY), plain_hi(PENDULA_CH_ENERGY));
-			for (int32_t j = 0; j < m; ++j)
-				buf[j] = pendula_energy_level_of(buf[j]);
-			continue;
+	/* Tile by tile: each frame's u once for every channel, and the tile's
+	 * u and outputs stay in the first-level cache.  Outputs sharing a
+	 * buffer still end with the last channel's value at every frame. */
+	float u[SPAN_TILE];
+	for (int32_t t = 0; t < m; t += SPAN_TILE) {
+		const int32_t n = m - t < SPAN_TILE ? m - t : SPAN_TILE;
+		frame_us(u, u0, du, idx + t, n);
+		for (int i = 0; i < list->n; ++i) {
+			const int ch = list->ch[i];
+			float *buf = out->ch[ch] + done + (uint32_t)t;
+			if (ch == PENDULA_CH_ENERGY_LEVEL) {
+				write_energy_level(buf, e->fpoly[PENDULA_CH_ENERGY], u, n);
+				continue;
+			}
+			if (ch >= PENDULA_CH_W) {
+				write_velocity(e, ch - PENDULA_CH_W, buf, u, n);
+				continue;
+			}
+			const int k = ch - PENDULA_CH_THETA;
+			if (k >= 0 && k < PENDULA_MAX_BODIES)
+				write_quintic(buf, e->fpoly[ch], e->fhigh[k], e->wrap[k], u, n);
+			else
+				write_plain(buf, e->fpoly[ch], u, n, plain_lo(ch), plain_hi(ch));
 		}
-		if (ch >= PENDULA_CH_W) {
-			write_velocity(e, ch - PENDULA_CH_W, buf, u0, du, idx, m);
-			continue;
-		}
-		const int k = ch - PENDULA_CH_THETA;
-		if (k >= 0 && k < PENDULA_MAX_BODIES)
-			write_quintic(buf, e->fpoly[ch], e->fhigh[k], e->wrap[k], u0, du, idx, m);
-		else
-			write_plain(buf, e->fpoly[ch], u0, du, idx, m, plain_lo(ch), plain_hi(ch));
 	}
 }
 

@@ -112,6 +112,11 @@ typedef struct {
 	 * activate() keeps it instead of starting again (a host restores a
 	 * session before it activates the plugin). */
 	bool restored;
+
+	/* The routing's scratch (routing.h), sized to the variant's signal
+	 * outputs: a larger fixed pool would make every instance larger
+	 * (docs/BENCHMARKS.md, "As a host wires it"). */
+	float route_pool[];
 } Pendula;
 
 /* The state interface (session.c): the motion, the glue's own state and

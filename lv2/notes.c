@@ -68,8 +68,15 @@ void pendula_notes_on_event(void *user, const pendula_event *ev)
 	 * long: it also ends last) */
 	n->pulse_value[kind] = value;
 	n->pulse_left[kind] = end >= n->pulse_n ? (int32_t)(end - n->pulse_n) : -1;
-	if (n->notes_live && n->n_events < sizeof(n->events) / sizeof(n->events[0]))
-		n->events[n->n_events++] = *ev;
+	if (n->notes_live && n->n_events < sizeof(n->events) / sizeof(n->events[0])) {
+		pendula_note_event *kept = &n->events[n->n_events++];
+		kept->frame = ev->frame;
+		kept->body = (uint8_t)ev->body;
+		kept->kind = (uint8_t)ev->kind;
+		kept->dir = (int8_t)ev->dir;
+		kept->speed = ev->speed;
+		kept->position = ev->position;
+	}
 }
 
 void pendula_notes_pulse_begin(pendula_notes *n, float *flips, float *swings, uint32_t frames)
@@ -98,13 +105,16 @@ static int note_channel_now(const float *control)
 	return ((int)control[P_MIDI_CHANNEL] - 1) & 15;
 }
 
+/* A message of the chunk: its frame is below PENDULA_CHUNK (a block that
+ * plays notes runs chunk by chunk, pendula_notes_busy). */
+_Static_assert(PENDULA_CHUNK <= 256, "a chunk's frame no longer fits a note message's byte");
 static void note_msg(pendula_notes *n, uint32_t frame, uint8_t status, int channel, uint8_t note,
                      uint8_t vel)
 {
 	const uint32_t cap = sizeof(n->note_msg) / sizeof(n->note_msg[0]);
 	if (n->n_note_msgs >= cap)
 		return;
-	n->note_msg[n->n_note_msgs].frame = frame;
+	n->note_msg[n->n_note_msgs].frame = (uint8_t)frame;
 	n->note_msg[n->n_note_msgs].bytes[0] = (uint8_t)(status | (channel & 15));
 	n->note_msg[n->n_note_msgs].bytes[1] = note;
 	n->note_msg[n->n_note_msgs].bytes[2] = vel;
@@ -220,7 +230,7 @@ static uint32_t grid_delay(const float *control, const pendula_tempo *tempo, uin
 
 /* An event of the chunk: its note starts at once or waits for the grid. */
 static void note_event(pendula_notes *n, const float *control, const pendula_tempo *tempo,
-                       uint64_t c0, const pendula_event *ev, const uint8_t *scale, int n_scale,
+                       uint64_t c0, const pendula_note_event *ev, const uint8_t *scale, int n_scale,
                        uint64_t length)
 {
 	const float base = control[ev->kind == PENDULA_EVENT_FLIP ? P_NOTE_FLIP : P_NOTE_SWING];
@@ -296,7 +306,7 @@ void pendula_notes_chunk(pendula_notes *n, const float *control, const pendula_t
 		}
 		if (j >= n->n_events)
 			break;
-		const pendula_event *ev = &n->events[j++];
+		const pendula_note_event *ev = &n->events[j++];
 		if (on)
 			note_event(n, control, tempo, c0, ev, scale, n_scale, length);
 	}

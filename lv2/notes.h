@@ -40,13 +40,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* An event as the notes keep it: the fields a note reads, packed (the
+ * list holds a chunk's worst case, and a smaller instance stays in cache:
+ * docs/BENCHMARKS.md, "As a host wires it"). */
+typedef struct {
+	uint32_t frame;
+	uint8_t body, kind;
+	int8_t dir;
+	double speed, position;
+} pendula_note_event;
+
 typedef struct {
 	double sample_rate;
 	bool events_on;    /* the engine's events are followed this block */
 	bool notes_live;   /* notes on this block: the events are kept */
 	bool notes_flush;  /* send every pending note-off first */
 	uint32_t n_events; /* of the current chunk */
-	pendula_event events[PENDULA_CHUNK * PENDULA_MAX_BODIES]; /* of the current chunk */
+	pendula_note_event events[PENDULA_CHUNK * PENDULA_MAX_BODIES]; /* of the current chunk */
 	/* flips, swings: frames of the pulse left after the span run (from
 	 * its end; 0: it ended with the span's last frame, -1: before it) */
 	int32_t pulse_left[2];
@@ -73,7 +83,7 @@ typedef struct {
 	 * start that waited), a note-off for each, and the note-offs of the
 	 * notes that sounded before the chunk. */
 	struct {
-		uint32_t frame;
+		uint8_t frame; /* (of the chunk: notes run a chunk at a time) */
 		uint8_t bytes[3];
 	} note_msg[2 * (PENDULA_CHUNK * PENDULA_MAX_BODIES + 128) + 128]; /* of the current chunk */
 	uint32_t n_note_msgs, next_note_msg;

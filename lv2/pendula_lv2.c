@@ -553,7 +553,7 @@ static void ports_from_table(Pendula *self)
 	for (uint32_t i = 0; i < self->ctl.n_control_in; ++i)
 		self->port[self->ctl.control_in[i]] = pendula_controls_connect(
 		    &self->ctl, (pendula_port_id)self->ctl.control_in[i], NULL);
-	pendula_routing_init(&self->route, v);
+	pendula_routing_init(&self->route, v, self->route_pool);
 	pendula_mod_cv_init(&self->mod_cv, v);
 	pendula_notes_init(&self->notes, self->sample_rate);
 }
@@ -592,7 +592,8 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate,
 	if (v == PENDULA_N_VARIANTS)
 		return NULL;
 
-	Pendula *self = (Pendula *)calloc(1, sizeof(Pendula));
+	const size_t pool = pendula_routing_pool_floats((pendula_variant)v);
+	Pendula *self = (Pendula *)calloc(1, sizeof(Pendula) + pool * sizeof(float));
 	if (!self)
 		return NULL;
 	self->variant = (pendula_variant)v;

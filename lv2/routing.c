@@ -23,12 +23,27 @@ static bool is_silent_body(const pendula_routing *r, int s)
 	return r->signal_body[s] > r->bodies;
 }
 
-void pendula_routing_init(pendula_routing *r, pendula_variant v)
+static bool is_variant_signal(pendula_variant v, int i)
 {
+	return pendula_ports[i].kind == PK_SIGNAL_OUT &&
+	       pendula_port_index(v, (pendula_port_id)i) >= 0;
+}
+
+uint32_t pendula_routing_pool_floats(pendula_variant v)
+{
+	uint32_t n = 0;
+	for (int i = 0; i < PENDULA_N_PORT_IDS && n < PENDULA_MAX_SIGNALS; ++i)
+		n += is_variant_signal(v, i);
+	return n * PENDULA_CHUNK;
+}
+
+void pendula_routing_init(pendula_routing *r, pendula_variant v, float *pool)
+{
+	r->scratch_pool = pool;
 	for (int i = 0; i < PENDULA_N_PORT_IDS && r->n_signals < PENDULA_MAX_SIGNALS; ++i) {
 		const pendula_port_id id = (pendula_port_id)i;
 		const pendula_port_info *info = &pendula_ports[id];
-		if (info->kind != PK_SIGNAL_OUT || pendula_port_index(v, id) < 0)
+		if (!is_variant_signal(v, i))
 			continue;
 		const int s = r->n_signals++;
 		r->signal[s] = id;
@@ -136,7 +151,7 @@ static void scratch_share(pendula_routing *r)
 	for (int s = 0; s < r->n_signals; ++s)
 		spans += r->route_copy || r->route_scratch[s];
 	r->route_any_scratch = spans > 0;
-	const uint32_t pool = PENDULA_MAX_SIGNALS * PENDULA_CHUNK;
+	const uint32_t pool = (uint32_t)r->n_signals * PENDULA_CHUNK;
 	r->scratch_frames =
 	    spans > 0 ? pool / (uint32_t)spans / PENDULA_CHUNK * PENDULA_CHUNK : pool;
 	float *next = r->scratch_pool;

@@ -84,8 +84,10 @@ typedef struct {
 	/* Scratch: one slice of the pool per signal that needs it (route_copy:
 	 * every signal; else those with route_scratch), each scratch_frames
 	 * long (at least PENDULA_CHUNK): the fewer signals need scratch, the
-	 * longer the spans the engine runs at once. */
-	float scratch_pool[PENDULA_MAX_SIGNALS * PENDULA_CHUNK];
+	 * longer the spans the engine runs at once.  The pool holds a chunk
+	 * per signal of the variant (pendula_routing_pool_floats), in memory
+	 * the instance provides. */
+	float *scratch_pool;
 	float *chunk_signal[PENDULA_MAX_SIGNALS];
 	uint32_t scratch_frames;
 	/* Latest value of each signal output (for the control outputs). */
@@ -99,9 +101,12 @@ typedef struct {
 	pendula_outputs span_out, span_last;
 } pendula_routing;
 
+/* The floats of scratch a variant's routing needs. */
+uint32_t pendula_routing_pool_floats(pendula_variant variant);
 /* At instantiate() (r zeroed): the variant's signal outputs from the port
- * table; no route yet. */
-void pendula_routing_init(pendula_routing *r, pendula_variant variant);
+ * table, the scratch pool (pendula_routing_pool_floats of them, zeroed,
+ * alive as long as r); no route yet. */
+void pendula_routing_init(pendula_routing *r, pendula_variant variant, float *pool);
 /* A port buffer changed (connect_port): route again, find the mirrors again. */
 void pendula_routing_ports_changed(pendula_routing *r);
 /* The CC settings changed: route again. */
