@@ -23,12 +23,15 @@ static bool is_silent_body(const pendula_routing *r, int s)
 	return r->signal_body[s] > r->bodies;
 }
 
+/* Every signal of the model, whether or not the variant has its port: a
+ * -midi plugin has none, yet its control outputs mirror them and its CCs
+ * send them (an absent port is an unconnected one, docs/PORTS.md). */
 void pendula_routing_init(pendula_routing *r, pendula_variant v)
 {
 	for (int i = 0; i < PENDULA_N_PORT_IDS && r->n_signals < PENDULA_MAX_SIGNALS; ++i) {
 		const pendula_port_id id = (pendula_port_id)i;
 		const pendula_port_info *info = &pendula_ports[id];
-		if (info->kind != PK_SIGNAL_OUT || pendula_port_index(v, id) < 0)
+		if (info->kind != PK_SIGNAL_OUT || !(info->models & pendula_variant_model_mask(v)))
 			continue;
 		const int s = r->n_signals++;
 		r->signal[s] = id;
