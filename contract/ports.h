@@ -6,8 +6,9 @@
  * header.  This file holds what a row is made of and what follows from the
  * rows; the rows themselves are in port_table.h, the units in units.h.
  *
- * The plugins: two per model of the registry (engine/pendula_models.h),
- * <slug> with audio signal outputs and <slug>-cv with CV outputs.  Every port
+ * The plugins: three per model of the registry (engine/pendula_models.h),
+ * <slug> with audio signal outputs, <slug>-cv with CV outputs and
+ * <slug>-midi with no signal port (control and MIDI ports only).  Every port
  * of every plugin has one global id (enum pendula_port_id); a plugin's port
  * index is the position of the port among the rows whose model set includes
  * that plugin's model (pendula_port_index()).
@@ -41,14 +42,27 @@
 #define PENDULA_LV2_MINOR_VERSION 2
 #define PENDULA_LV2_MICRO_VERSION 0
 
-/* Plugins: variant = 2 model + cv. */
+/* Plugins: three per model.  The audio and -cv plugins are numbered
+ * 2 model + cv, the order they were released in (lv2_descriptor() indices
+ * and the manifest keep it); the -midi plugins follow, 2 N + model.  A
+ * -midi plugin has the model's control and atom ports but no signal port
+ * (docs/HOSTS.md, "Ardour": a DAW places it as a MIDI effect, so nothing of
+ * it reaches the master bus). */
 typedef int pendula_variant;
-#define PENDULA_N_VARIANTS (2 * PENDULA_N_MODELS)
+typedef enum { PENDULA_KIND_AUDIO, PENDULA_KIND_CV, PENDULA_KIND_MIDI } pendula_variant_kind;
+#define PENDULA_N_SIGNAL_VARIANTS (2 * PENDULA_N_MODELS) /* the audio and -cv plugins */
+#define PENDULA_N_VARIANTS        (3 * PENDULA_N_MODELS)
 enum {
 #define PENDULA_X_VARIANT_ENUM(id, slug, name, desc) \
 	PENDULA_VARIANT_##id = 2 * PENDULA_MODEL_##id, PENDULA_VARIANT_##id##_CV,
 	PENDULA_MODELS(PENDULA_X_VARIANT_ENUM)
 #undef PENDULA_X_VARIANT_ENUM
+};
+enum {
+#define PENDULA_X_VARIANT_MIDI_ENUM(id, slug, name, desc) \
+	PENDULA_VARIANT_##id##_MIDI = PENDULA_N_SIGNAL_VARIANTS + PENDULA_MODEL_##id,
+	PENDULA_MODELS(PENDULA_X_VARIANT_MIDI_ENUM)
+#undef PENDULA_X_VARIANT_MIDI_ENUM
 };
 
 /* Model sets */
@@ -263,11 +277,17 @@ static const char *const pendula_variant_uris[PENDULA_N_VARIANTS] = {
 	PENDULA_URI_BASE #slug, PENDULA_URI_BASE #slug "-cv",
     PENDULA_MODELS(PENDULA_X_VARIANT_URI)
 #undef PENDULA_X_VARIANT_URI
+#define PENDULA_X_VARIANT_MIDI_URI(id, slug, name, desc) PENDULA_URI_BASE #slug "-midi",
+        PENDULA_MODELS(PENDULA_X_VARIANT_MIDI_URI)
+#undef PENDULA_X_VARIANT_MIDI_URI
 };
 static const char *const pendula_variant_names[PENDULA_N_VARIANTS] = {
 #define PENDULA_X_VARIANT_NAME(id, slug, name, desc) #slug, #slug "-cv",
     PENDULA_MODELS(PENDULA_X_VARIANT_NAME)
 #undef PENDULA_X_VARIANT_NAME
+#define PENDULA_X_VARIANT_MIDI_NAME(id, slug, name, desc) #slug "-midi",
+        PENDULA_MODELS(PENDULA_X_VARIANT_MIDI_NAME)
+#undef PENDULA_X_VARIANT_MIDI_NAME
 };
 
 /* Tempo-sync note values for pivot_x_sync / pivot_y_sync (index 0 = free). */
@@ -364,12 +384,32 @@ static inline const char *pendula_enum_label(pendula_port_id id, long value)
 
 static inline pendula_model pendula_variant_model(pendula_variant v)
 {
-	return (pendula_model)(v / 2);
+	return (pendula_model)(v < PENDULA_N_SIGNAL_VARIANTS ? v / 2
+	                                                     : v - PENDULA_N_SIGNAL_VARIANTS);
+}
+
+static inline pendula_variant_kind pendula_variant_kind_of(pendula_variant v)
+{
+	return v >= PENDULA_N_SIGNAL_VARIANTS ? PENDULA_KIND_MIDI
+	       : v % 2                        ? PENDULA_KIND_CV
+	                                      : PENDULA_KIND_AUDIO;
 }
 
 static inline int pendula_variant_is_cv(pendula_variant v)
 {
-	return v % 2;
+	return pendula_variant_kind_of(v) == PENDULA_KIND_CV;
+}
+
+static inline int pendula_variant_is_midi(pendula_variant v)
+{
+	return pendula_variant_kind_of(v) == PENDULA_KIND_MIDI;
+}
+
+/* The plugin of a model and kind. */
+static inline pendula_variant pendula_variant_of(pendula_model model, pendula_variant_kind kind)
+{
+	return kind == PENDULA_KIND_MIDI ? PENDULA_N_SIGNAL_VARIANTS + (int)model
+	                                 : 2 * (int)model + (kind == PENDULA_KIND_CV);
 }
 
 static inline unsigned pendula_variant_model_mask(pendula_variant v)
@@ -434,13 +474,19 @@ static inline void pendula_port_range(pendula_variant v, pendula_port_id id, flo
 	pendula_model_port_range(pendula_variant_model(v), id, min, max);
 }
 
-/* Whether a variant has a port: its model has the row, and a MOD CV
- * output only in the -cv variant (those rows are at the end of the table,
- * so the audio variants' indices are those of the model's rows). */
+/* Whether a variant has a port: its model has the row, a MOD CV output
+ * only in the -cv variant (those rows are at the end of the table, so the
+ * audio variants' indices are those of the model's rows), and no signal
+ * port in the -midi variant.  The -midi plugins keep drive_gain and
+ * drive_axis (they do nothing there, docs/PORTS.md): every plugin of a
+ * model then has the same control inputs, and a preset applies to all. */
 static inline int pendula_port_in_variant(pendula_variant v, int id)
 {
+	const pendula_port_kind kind = pendula_ports[id].kind;
+	const int signal = kind == PK_SIGNAL_OUT || kind == PK_SIGNAL_IN || kind == PK_MOD_CV_OUT;
 	return (pendula_ports[id].models & pendula_variant_model_mask(v)) &&
-	       (pendula_ports[id].kind != PK_MOD_CV_OUT || pendula_variant_is_cv(v));
+	       (kind != PK_MOD_CV_OUT || pendula_variant_is_cv(v)) &&
+	       !(signal && pendula_variant_is_midi(v));
 }
 
 /* Port index of a global id in a variant, or -1 if the variant lacks it. */

@@ -23,17 +23,20 @@ static bool is_silent_body(const pendula_routing *r, int s)
 	return r->signal_body[s] > r->bodies;
 }
 
-static bool is_variant_signal(pendula_variant v, int i)
+/* Every signal of the model, whether or not the variant has its port: a
+ * -midi plugin has none, yet its control outputs mirror them and its CCs
+ * send them (an absent port is an unconnected one, docs/PORTS.md). */
+static bool is_model_signal(pendula_variant v, int i)
 {
 	return pendula_ports[i].kind == PK_SIGNAL_OUT &&
-	       pendula_port_index(v, (pendula_port_id)i) >= 0;
+	       (pendula_ports[i].models & pendula_variant_model_mask(v));
 }
 
 uint32_t pendula_routing_pool_floats(pendula_variant v)
 {
 	uint32_t n = 0;
 	for (int i = 0; i < PENDULA_N_PORT_IDS && n < PENDULA_MAX_SIGNALS; ++i)
-		n += is_variant_signal(v, i);
+		n += is_model_signal(v, i);
 	return n * PENDULA_CHUNK;
 }
 
@@ -43,7 +46,7 @@ void pendula_routing_init(pendula_routing *r, pendula_variant v, float *pool)
 	for (int i = 0; i < PENDULA_N_PORT_IDS && r->n_signals < PENDULA_MAX_SIGNALS; ++i) {
 		const pendula_port_id id = (pendula_port_id)i;
 		const pendula_port_info *info = &pendula_ports[id];
-		if (!is_variant_signal(v, i))
+		if (!is_model_signal(v, i))
 			continue;
 		const int s = r->n_signals++;
 		r->signal[s] = id;

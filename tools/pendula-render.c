@@ -98,6 +98,17 @@ static void open_outputs(Render *r)
 	const Options *o = &r->o;
 	Host *h = &r->h;
 
+	/* A -midi plugin has no signal to render; its MIDI and control outputs
+	 * are those of the audio plugin of its model (docs/PORTS.md). */
+	if (h->n_signals == 0) {
+		const size_t n = strlen(o->plugin), suffix = strlen("-midi");
+		const int cut = n > suffix && !strcmp(o->plugin + n - suffix, "-midi");
+		die_usage(
+		    "%s has no audio or CV outputs to render%s%.*s%s", o->plugin,
+		    cut ? "; its MIDI and control outputs are those of the same motion: render "
+		        : "",
+		    cut ? (int)(n - suffix) : 0, o->plugin, cut ? " instead" : "");
+	}
 	if (o->wav) {
 		r->snd = wav_open(o, h);
 		r->interleaved = xcalloc((size_t)o->block * h->n_signals, sizeof(float));

@@ -218,7 +218,7 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 		if (p->flags & props[i].flag)
 			fprintf(f, "%s%s", n_props++ ? ", " : " ;\n\t\tlv2:portProperty ",
 			        props[i].uri);
-	/* (the drive input is optional in both variants: unconnected is silence) */
+	/* (the drive input is optional in both signal variants: unconnected is silence) */
 	if ((p->kind == PK_SIGNAL_OUT && cv) || p->kind == PK_SIGNAL_IN || p->kind == PK_MOD_CV_OUT)
 		fprintf(f, "%slv2:connectionOptional",
 		        n_props++ ? ", " : " ;\n\t\tlv2:portProperty ");
@@ -242,13 +242,21 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	fputs("\n\t]", f);
 }
 
+/* The suffix of a variant's names: "", " CV" or " MIDI". */
+static const char *name_suffix(pendula_variant v)
+{
+	static const char *const suffix[] = {
+	    [PENDULA_KIND_AUDIO] = "", [PENDULA_KIND_CV] = " CV", [PENDULA_KIND_MIDI] = " MIDI"};
+	return suffix[pendula_variant_kind_of(v)];
+}
+
 /* MOD's label of a plugin (mod:label): the model's name without a trailing
  * " Pendulum" (the brand says it), or its slug when that is still too long,
- * plus " CV" for the CV variant. */
+ * plus " CV" or " MIDI" for those variants. */
 static void mod_label(char *buf, size_t size, pendula_variant v)
 {
 	const pendula_model_info *m = &pendula_model_infos[pendula_variant_model(v)];
-	const char *suffix = pendula_variant_is_cv(v) ? " CV" : "";
+	const char *suffix = name_suffix(v);
 	static const char drop[] = " Pendulum";
 	const size_t n = strlen(m->name), n_drop = sizeof drop - 1;
 	int keep = (int)n;
@@ -305,17 +313,25 @@ static void write_groups(FILE *f)
 static void write_plugin(FILE *f, pendula_variant v)
 {
 	const pendula_model_info *m = &pendula_model_infos[pendula_variant_model(v)];
-	const int cv = pendula_variant_is_cv(v);
+	const int cv = pendula_variant_is_cv(v), midi = pendula_variant_is_midi(v);
 	char name[256], text[512];
-	snprintf(name, sizeof name, "Pendula %s%s", m->name, cv ? " CV" : "");
+	snprintf(name, sizeof name, "Pendula %s%s", m->name, name_suffix(v));
 	/* MOD lists a plugin under its mod: class when it has one: the CV
 	 * variants under Control Voltage, with the modulators; other hosts do
-	 * not know the class and use lv2:OscillatorPlugin. */
-	fprintf(f, "\n<%s>\n\ta lv2:Plugin, lv2:OscillatorPlugin%s ;\n\tdoap:name ",
-	        pendula_variant_uris[v], cv ? ", mod:ControlVoltagePlugin" : "");
+	 * not know the class and use lv2:OscillatorPlugin.  The -midi plugins
+	 * are lv2:MIDIPlugin alone (one class, so that a host that shows one
+	 * shows this one): Ardour lists them under "MIDI" (docs/HOSTS.md). */
+	fprintf(f, "\n<%s>\n\ta lv2:Plugin, %s ;\n\tdoap:name ", pendula_variant_uris[v],
+	        midi ? "lv2:MIDIPlugin"
+	        : cv ? "lv2:OscillatorPlugin, mod:ControlVoltagePlugin"
+	             : "lv2:OscillatorPlugin");
 	put_string(f, name);
-	snprintf(text, sizeof text, "%s at audio rate: its motion as %s signals and MIDI", m->name,
-	         cv ? "CV" : "audio");
+	if (midi)
+		snprintf(text, sizeof text, "%s at audio rate: its motion as MIDI and controls",
+		         m->name);
+	else
+		snprintf(text, sizeof text, "%s at audio rate: its motion as %s signals and MIDI",
+		         m->name, cv ? "CV" : "audio");
 	fputs(" ;\n\tdoap:shortdesc ", f);
 	put_string(f, text);
 	mod_label(text, sizeof text, v);
@@ -329,6 +345,14 @@ static void write_plugin(FILE *f, pendula_variant v)
 		snprintf(comment, sizeof comment,
 		         "%s This variant has CV outputs (each optional) instead of audio outputs, "
 		         "for hosts that route CV to parameters.",
+		         m->description);
+		put_string(f, comment);
+	} else if (midi) {
+		char comment[1024];
+		snprintf(comment, sizeof comment,
+		         "%s This variant has no audio or CV port: its motion goes out as MIDI "
+		         "(control changes and notes) and control outputs, for a MIDI track "
+		         "before a synth.",
 		         m->description);
 		put_string(f, comment);
 	} else {
@@ -465,16 +489,17 @@ static const char *kind_text(pendula_port_kind k)
 	return "?";
 }
 
-/* One table per model: the ports of its two plugins, in index order. */
+/* One table per model: the ports of its three plugins, in index order. */
 static void write_markdown_model(FILE *f, pendula_model model)
 {
 	char a[64];
-	const pendula_variant v = (pendula_variant)(2 * model);
+	const pendula_variant v = pendula_variant_of(model, PENDULA_KIND_AUDIO);
+	const pendula_variant vm = pendula_variant_of(model, PENDULA_KIND_MIDI);
 	const unsigned mask = 1u << model;
-	fprintf(f, "\n## `%s` and `%s`\n\n", pendula_variant_names[v],
-	        pendula_variant_names[v + 1]);
-	fputs("| # | symbol | kind | min | max | default | unit | description |\n"
-	      "|---:|---|---|---:|---:|---|---|---|\n",
+	fprintf(f, "\n## `%s`, `%s` and `%s`\n\n", pendula_variant_names[v],
+	        pendula_variant_names[v + 1], pendula_variant_names[vm]);
+	fputs("| # | # `-midi` | symbol | kind | min | max | default | unit | description |\n"
+	      "|---:|---:|---|---|---:|---:|---|---|---|\n",
 	      f);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		const pendula_port_info *p = &pendula_ports[id];
@@ -483,8 +508,11 @@ static void write_markdown_model(FILE *f, pendula_model model)
 		const int integer = is_integer_port(p);
 		const int is_atom = p->kind == PK_ATOM_IN || p->kind == PK_ATOM_OUT;
 		/* (the -cv plugin's index: the same for the ports both have) */
-		fprintf(f, "| %d | `%s` | %s", pendula_port_index(v + 1, (pendula_port_id)id),
-		        p->symbol, kind_text(p->kind));
+		fprintf(f, "| %d | ", pendula_port_index(v + 1, (pendula_port_id)id));
+		const int midi_index = pendula_port_index(vm, (pendula_port_id)id);
+		if (midi_index >= 0)
+			fprintf(f, "%d", midi_index);
+		fprintf(f, " | `%s` | %s", p->symbol, kind_text(p->kind));
 		if (p->flags & PF_INTEGER)
 			fputs(", integer", f);
 		if (p->flags & PF_TOGGLED)
@@ -535,7 +563,13 @@ static void write_markdown(FILE *f)
 	      "contract: once released, a symbol never changes meaning.  Indices are\n"
 	      "the `lv2:index` in the plugins of each model (the `-cv` ones have the\n"
 	      "same indices, and after the audio plugin's last port the MOD CV\n"
-	      "outputs `*_volts`, which only they have).\n"
+	      "outputs `*_volts`, which only they have).  The `-midi` plugins have\n"
+	      "every port but the audio and CV ones (no signal output, no `drive`\n"
+	      "input, no MOD CV output), so their indices differ: column `# -midi`.\n"
+	      "Their control outputs and CCs carry the same values as the other\n"
+	      "plugins'; `drive_gain` and `drive_axis` do nothing there (no drive\n"
+	      "input), and stay so that the three have the same control inputs\n"
+	      "and a preset can apply to any of them.\n"
 	      "\n"
 	      "What the ports mean: [MODELS.md](MODELS.md) (conventions, units, the\n"
 	      "contract in detail), [GUIDE.md](GUIDE.md) (the chaos knob, continuous\n"

@@ -7,7 +7,7 @@
  */
 #include "host_fixture.h"
 
-host_options opt = {NULL, -1, 0.0, false};
+host_options opt = {NULL, -1, 0.0, false, false};
 pendula_variant cur_variant;
 double cur_rate;
 LilvWorld *world;

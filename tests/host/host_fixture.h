@@ -40,6 +40,7 @@ typedef struct {
 	int variant; /* -1: all */
 	double rate; /* 0: all */
 	bool quick;
+	bool ttl_only; /* the TTL against the port table, no run */
 } host_options;
 extern host_options opt;
 

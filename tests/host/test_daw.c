@@ -201,7 +201,7 @@ static void test_tempo_phase(void)
 {
 	song_ev evs[16];
 	const size_t n_evs = make_song(evs);
-	for (int v = 0; v < PENDULA_N_VARIANTS; v += 2)
+	for (int v = 0; v < PENDULA_N_SIGNAL_VARIANTS; v += 2)
 		for (int ros = 0; ros < 2; ++ros) {
 			DawHost *h = sync_host((pendula_variant)v, ros);
 			phase_check c;

@@ -124,7 +124,7 @@ static float *noise(uint64_t seed)
 static void test_silence(void)
 {
 	float *zeros = calloc(FRAMES, sizeof(float)), *sound = noise(1);
-	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+	for (int v = 0; v < PENDULA_N_SIGNAL_VARIANTS; ++v) { /* (no drive input in -midi) */
 		run_rec today, other;
 		const drive_case never = {NULL, 0.0f, false, false};
 		run_plugin((pendula_variant)v, &never, &today);
@@ -150,7 +150,7 @@ static void test_silence(void)
 static void test_blocks_and_in_place(void)
 {
 	float *sound = noise(2);
-	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+	for (int v = 0; v < PENDULA_N_SIGNAL_VARIANTS; ++v) { /* (no drive input in -midi) */
 		run_rec fixed, other, never;
 		const drive_case off = {NULL, 0.0f, false, false};
 		const drive_case on = {sound, 3.0f, false, false};
@@ -182,7 +182,7 @@ static void test_hostile(void)
 	const float bad[] = {NAN, INFINITY, -INFINITY, 1e30f, -FLT_MAX, 1e-42f, 300.0f};
 	for (uint32_t n = 0; n < FRAMES; n += 5)
 		wild[n] = bad[(n / 5) % (sizeof(bad) / sizeof(bad[0]))];
-	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+	for (int v = 0; v < PENDULA_N_SIGNAL_VARIANTS; ++v) { /* (no drive input in -midi) */
 		run_rec r;
 		const drive_case dc = {wild, 20.0f, true, false};
 		run_plugin((pendula_variant)v, &dc, &r);

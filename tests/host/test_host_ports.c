@@ -298,11 +298,19 @@ void test_ports(void)
 	/* (lilv_plugin_get_class() needs the LV2 core spec loaded; read the
 	 * types directly) */
 	LilvNode *type_pred = uri_node(LILV_NS_RDF "type");
+	/* the -midi plugins: a MIDI plugin only, which Ardour lists under
+	 * "MIDI" and places as a MIDI effect (docs/HOSTS.md) */
+	const bool midi = pendula_variant_is_midi(v);
 	LilvNode *osc = uri_node(LV2_CORE__OscillatorPlugin);
+	LilvNode *midi_class = uri_node(LV2_CORE_PREFIX "MIDIPlugin");
 	LilvNodes *types = lilv_plugin_get_value(p, type_pred);
-	CHECK(types && lilv_nodes_contains(types, osc), "not an lv2:OscillatorPlugin");
+	CHECK(types && lilv_nodes_contains(types, osc) == !midi, "%s lv2:OscillatorPlugin",
+	      midi ? "an" : "not an");
+	CHECK(types && lilv_nodes_contains(types, midi_class) == midi, "%s lv2:MIDIPlugin",
+	      midi ? "not an" : "an");
 	lilv_nodes_free(types);
 	lilv_node_free(osc);
+	lilv_node_free(midi_class);
 	lilv_node_free(type_pred);
 
 	LilvNodes *req = lilv_plugin_get_required_features(p);

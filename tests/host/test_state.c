@@ -441,7 +441,11 @@ int main(int argc, char **argv)
 		test_round_trip(&s);
 	}
 	/* another model's blob: the next model's plugin of the same kind */
-	const int other_v = (variant + 2) % PENDULA_N_VARIANTS;
+	const pendula_variant_kind kind = pendula_variant_kind_of((pendula_variant)variant);
+	const int other_v = pendula_variant_of(
+	    (pendula_model)((pendula_variant_model((pendula_variant)variant) + 1) %
+	                    PENDULA_N_MODELS),
+	    kind);
 	setup s = {(pendula_variant)variant,
 	           plugins[variant],
 	           world,

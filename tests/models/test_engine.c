@@ -23,7 +23,7 @@ static void test_defaults_match_port_table(void)
 {
 	/* Every setting a model's ports fill starts at that port's default in
 	 * that model (read back from the field the port table names). */
-	for (int v = 0; v < PENDULA_N_VARIANTS; v += 2) {
+	for (int v = 0; v < PENDULA_N_SIGNAL_VARIANTS; v += 2) {
 		const pendula_model model = pendula_variant_model(v);
 		pendula_params p;
 		pendula_params_default(&p, model);

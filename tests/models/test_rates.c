@@ -110,7 +110,7 @@ static void test_accepted(void)
 	    {1536000.0, 0.25, 0.01f, 0.0f}, /* most frames per step: 300000 */
 	    {1536000.0, 0.05, 100.0f, 900.0f},
 	};
-	for (int v = 0; v < PENDULA_N_VARIANTS; v += 2)
+	for (int v = 0; v < PENDULA_N_SIGNAL_VARIANTS; v += 2)
 		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
 			double worst = 0.0;
 			const bool ok = run_at((pendula_variant)v, cases[c].rate,

@@ -22,8 +22,13 @@ for v in "$@"; do
 		continue
 	fi
 	info=$(lv2info "$uri") || { echo "lv2info failed on $uri"; status=1; continue; }
-	for want in "Name:" "Class:  *Oscillator Plugin" "Binary:" "Symbol:  *theta1" \
-		"Symbol:  *energy" "Symbol:  *midi_out" "Symbol:  *time_scale"; do
+	# (the -midi plugins: a MIDI plugin with control outputs, no signal port)
+	case $v in
+	*-midi) class="MIDI Plugin" signal="energy_ctl" ;;
+	*) class="Oscillator Plugin" signal="energy" ;;
+	esac
+	for want in "Name:" "Class:  *$class" "Binary:" "Symbol:  *theta1" \
+		"Symbol:  *$signal\$" "Symbol:  *midi_out" "Symbol:  *time_scale"; do
 		if ! echo "$info" | grep -q "$want"; then
 			echo "lv2info $uri: no line matching '$want'"
 			status=1
@@ -31,10 +36,15 @@ for v in "$@"; do
 	done
 	case $v in
 	*-cv) port_class=CVPort ;;
+	*-midi) port_class="" ;;
 	*) port_class=AudioPort ;;
 	esac
-	if ! echo "$info" | grep -q "lv2core#$port_class"; then
+	if [ -n "$port_class" ] && ! echo "$info" | grep -q "lv2core#$port_class"; then
 		echo "lv2info $uri: no $port_class"
+		status=1
+	fi
+	if [ -z "$port_class" ] && echo "$info" | grep -q "lv2core#\(AudioPort\|CVPort\)"; then
+		echo "lv2info $uri: a signal port in a -midi plugin"
 		status=1
 	fi
 	echo "lv2info $uri: ok ($(echo "$info" | grep -c 'Symbol:') ports)"

@@ -20,7 +20,11 @@
 # Each model also runs alone on a MIDI track made as Ardour makes one by default,
 # at its defaults (tests/scripts/ardour/master.lua): nothing above -60 dBFS
 # may reach the master bus, and its control changes still reach the next
-# plugin (where a synth goes).
+# plugin (where a synth goes).  So does each model's -midi plugin, the one
+# docs/HOSTS.md tells Ardour users to take, on a MIDI track and on an audio
+# track (phases midi-on-midi, midi-on-audio); Ardour's classification of
+# it is printed (it needs the LV2 core spec: a folder with a link to the
+# system's core.lv2 is added to LV2_PATH for these phases).
 #
 # usage: test_ardour.sh LV2_PATH_DIR MODEL...
 # Exit 77 (skipped) only on a machine without ardour7-lua.
@@ -47,24 +51,38 @@ mkdir -p "$tmp/config/ardour7/scripts"
 cp "$here/ardour/pendula_midi_count.lua" "$here/ardour/pendula_peak_meter.lua" \
 	"$tmp/config/ardour7/scripts/"
 
+# The LV2 core spec, for the plugin classes' labels (Ardour's categories).
+mkdir -p "$tmp/spec"
+for d in /usr/lib/lv2 /usr/local/lib/lv2 /usr/lib/*/lv2; do
+	if [ -d "$d/core.lv2" ]; then
+		ln -s "$d/core.lv2" "$tmp/spec/core.lv2"
+		break
+	fi
+done
+
 status=0
 models=$* # (model names have no spaces; "$@" carries each run's arguments below)
 for model in $models; do
-	for phase in create reload master; do
+	for phase in create reload master midi-on-midi midi-on-audio; do
 		log=$tmp/$model-$phase.log
 		extra=""
+		path=$lv2path
 		[ "$model:$phase" = double:create ] && extra="preset=Flip sequencer"
 		if [ $phase = master ]; then
 			set -- "$here/ardour/master.lua" "$base$model" "$tmp/master-$model"
+		elif [ $phase = midi-on-midi ] || [ $phase = midi-on-audio ]; then
+			set -- "$here/ardour/master.lua" "$base$model-midi" "$tmp/$phase-$model" \
+				"${phase#midi-on-}"
+			path=$lv2path:$tmp/spec
 		else
 			set -- "$here/ardour/session.lua" "$phase" "$base$model" "$tmp/session-$model" \
 				${extra:+"$extra"}
 		fi
-		XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
+		XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$path \
 			timeout 300 ardour7-lua "$@" > "$log" 2> "$log.err"
 		rc=$?
 		echo "== $model, $phase (exit $rc)"
-		grep -E '^(ok|FAIL|name|presets|MIDI after|master peak|Pendula.s outputs|strict|ALL OK|[0-9]+ FAILED)' "$log"
+		grep -E '^(ok|FAIL|name|presets|MIDI after|master peak|Pendula.s outputs|strict|track|Ardour.s classification|ALL OK|[0-9]+ FAILED)' "$log"
 		# (the script's last line; Ardour's own messages, e.g. libxml2's
 		# complaints about its bundled .midnam files, go to stderr and
 		# could otherwise land in the middle of it)

@@ -3,7 +3,7 @@
 #
 # Notes in a scale on the song's grid in Ardour 7, headless
 # (tests/scripts/ardour/grid.lua; docs/GUIDE.md, "Notes in a scale"): the
-# double plugin with "C-minor pentatonic flips" on a MIDI track at 120 bpm.
+# double-midi plugin with "C-minor pentatonic flips" on a MIDI track at 120 bpm.
 # With note_grid 1/16 every note-on starts a whole number of sixteenths
 # (6000 frames at 48 kHz) after the first, to the frame; the session saved
 # and reopened in a second process has the note settings back and plays
@@ -16,7 +16,7 @@
 set -u
 lv2path=${1:?usage: test_ardour_grid.sh LV2_PATH_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-uri="https://pendula.invalid/plugins/pendula#double"
+uri="https://pendula.invalid/plugins/pendula#double-midi"
 
 if ! command -v ardour7-lua > /dev/null 2>&1; then
 	echo "SKIP-REASON: ardour7-lua (Debian package ardour) is not installed"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: ISC
 #
 # Memories in Ardour 7, headless (tests/scripts/ardour/memory.lua;
-# docs/GUIDE.md, "Worked example in Ardour: memory lanes"): the double
+# docs/GUIDE.md, "Worked example in Ardour: memory lanes"): the double-midi
 # plugin with "Memory lanes" on a MIDI track after a source that plays note
 # 60 (slot 1's note) 2.5 s into the roll.  With mem_store set from the host
 # about 1 s in, the control changes after the note and its glide replay,
@@ -15,7 +15,7 @@
 set -u
 lv2path=${1:?usage: test_ardour_memory.sh LV2_PATH_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-uri="https://pendula.invalid/plugins/pendula#double"
+uri="https://pendula.invalid/plugins/pendula#double-midi"
 
 if ! command -v ardour7-lua > /dev/null 2>&1; then
 	echo "SKIP-REASON: ardour7-lua (Debian package ardour) is not installed"

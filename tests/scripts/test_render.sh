@@ -93,7 +93,14 @@ every=10
 
 # ---------------------------------------------------------------------------
 # Each plugin: WAV, CSV, PNG, determinism
+midi_plugins=""
 for p in $plugins; do
+	case $p in
+	*-midi) # no signal to render (below)
+		midi_plugins="$midi_plugins $p"
+		continue
+		;;
+	esac
 	outs=$(outputs_of "$p")
 	nout=$(echo "$outs" | awk -F, '{ print NF }')
 	if [ "$nout" -lt 1 ]; then
@@ -402,6 +409,25 @@ expect_usage_error "sigma1" double --set sigma1= --stats
 expect_usage_error "--set" double --set sigma1 --stats
 expect_usage_error "theta1" double --set theta1=0.5 --stats
 expect_usage_error "theta3" double --set theta3_init=10 --stats
+# A -midi plugin has no signal output: a render is refused, naming the
+# plugin whose motion it shares; its ports and presets are listed.
+for p in $midi_plugins; do
+	expect_usage_error "render ${p%-midi} instead" "$p" --stats
+	expect_usage_error "render ${p%-midi} instead" "$p" --wav "$tmp/midi.wav"
+	run "$p" --list-ports
+	if [ $rc -eq 0 ] && grep -q ' midi_out ' "$tmp/out" &&
+		! awk '$3 ~ /^(audio|cv)-(out|in)$/ { bad = 1 } END { exit !bad }' "$tmp/out"; then
+		pass "$p --list-ports: MIDI out, no signal port"
+	else
+		fail "$p --list-ports: status $rc: $(head -c 300 "$tmp/out") $(cat "$tmp/err")"
+	fi
+	run "$p" --list-presets
+	if [ $rc -eq 0 ] && [ -s "$tmp/out" ]; then
+		pass "$p --list-presets: $(wc -l <"$tmp/out") presets"
+	else
+		fail "$p --list-presets: status $rc, $(wc -l <"$tmp/out") presets"
+	fi
+done
 expect_usage_error "triple" triple --stats
 expect_usage_error "pendula#triple" "https://pendula.invalid/plugins/pendula#triple" --stats
 expect_usage_error "nosuch" double --preset nosuch --stats
