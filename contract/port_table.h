@@ -694,7 +694,7 @@
 	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Signal added to the pivot's acceleration, times drive_gain (unconnected: silence)") \
 	X(P_DRIVE_GAIN, .symbol = "drive_gain", .name = "Drive gain", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
-	  .min = 0, .max = 20, .def = 0, .unit = PU_G, .flags = PF_SMOOTH, .param = PP(drive_gain), .conv = PC_REAL, \
+	  .min = 0, .max = 20, .def = 0, .unit = PU_G, .flags = PF_SMOOTH | PF_UI, .param = PP(drive_gain), .conv = PC_REAL, \
 	  .doc = "Pivot acceleration per unit of the drive signal, in units of the set gravity (0 = off)") \
 	X(P_DRIVE_AXIS, .symbol = "drive_axis", .name = "Drive axis", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
 	  .min = 0, .max = 2, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, .param = PP(drive_axis), .conv = PC_INT, \

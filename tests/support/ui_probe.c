@@ -169,8 +169,7 @@ static int variant_of_name(const char *name, port_values *pv)
 /* The UI's layout for a window of w x h of this plugin. */
 static void ui_layout(pendula_variant v, double w, double h, pendula_layout *lay)
 {
-	pendula_port_id ids[PENDULA_UI_MAX_SLIDERS];
-	pendula_layout_compute(lay, w, h, pendula_ui_sliders(v, ids));
+	pendula_ui_layout(v, w, h, lay);
 }
 
 /* The test's geometry of the plugin's model, or a message and 0. */
@@ -453,7 +452,7 @@ int main(int argc, char **argv)
 		if (!variant_of_name(argv[2], &pv) || !(u >= 0.0 && u <= 1.0))
 			return fail_usage("slider: MODEL or U out of range");
 		const int n = pendula_ui_sliders(pv.variant, ids);
-		pendula_layout_compute(&lay, atof(argv[3]), atof(argv[4]), n);
+		pendula_ui_layout(pv.variant, atof(argv[3]), atof(argv[4]), &lay);
 		for (int i = 0; i < n; ++i)
 			if (!strcmp(pendula_ports[ids[i]].symbol, argv[5])) {
 				const pendula_rect *t = &lay.track[i];
