@@ -694,7 +694,7 @@
 	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Signal added to the pivot's acceleration, times drive_gain (unconnected: silence)") \
 	X(P_DRIVE_GAIN, .symbol = "drive_gain", .name = "Drive gain", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
-	  .min = 0, .max = 20, .def = 0, .unit = PU_G, .flags = PF_SMOOTH, .param = PP(drive_gain), .conv = PC_REAL, \
+	  .min = 0, .max = 20, .def = 0, .unit = PU_G, .flags = PF_SMOOTH | PF_UI, .param = PP(drive_gain), .conv = PC_REAL, \
 	  .doc = "Pivot acceleration per unit of the drive signal, in units of the set gravity (0 = off)") \
 	X(P_DRIVE_AXIS, .symbol = "drive_axis", .name = "Drive axis", .kind = PK_CONTROL_IN, .models = PM_ALL, .group = PG_PLAY, \
 	  .min = 0, .max = 2, .def = 0, .unit = PU_CHOICE, .flags = PF_INTEGER | PF_ENUM, .param = PP(drive_axis), .conv = PC_INT, \
@@ -848,7 +848,10 @@
 	  .doc = "Block-rate copy of energy_level") \
 	X(P_VOLTS_ENERGY_LEVEL, .symbol = "energy_level_volts", .name = "Energy level (V)", .kind = PK_MOD_CV_OUT, .models = PM_ALL, .group = PG_OUTPUTS, \
 	  .min = 0, .max = 10, .unit = PU_VOLT, .related = P_OUT_ENERGY_LEVEL, \
-	  .doc = "energy_level scaled from its range onto 0 to 10 V (a MOD CV port)")
+	  .doc = "energy_level scaled from its range onto 0 to 10 V (a MOD CV port)") \
+	X(P_CTL_DRIVE_LEVEL, .symbol = "drive_level", .name = "Drive level", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
+	  .min = 0, .max = 1, .unit = PU_COEF, \
+	  .doc = "Peak magnitude of the drive signal over the last block, clamped to 1; 0 unconnected (shows that sound arrives even at drive_gain 0)")
 // clang-format on
 
 #endif

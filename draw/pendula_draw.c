@@ -768,6 +768,22 @@ void pendula_draw_inline(cairo_t *cr, const pendula_pose *pose, const pendula_tr
 /* ---------------------------------------------------------------------- */
 /* UI layout                                                               */
 
+/* The bottom row: reset at the left, store and recall at the right, the
+ * memory slots between them, all of one height; the buttons narrow with
+ * the window (down to what their labels need). */
+static void layout_bottom_row(pendula_layout *lay, double w, double y, double h)
+{
+	const double margin = 8.0, gap = 8.0, slot_gap = 3.0;
+	const double button_w = fmax(48.0, fmin(72.0, 0.15 * w));
+	lay->reset = (pendula_rect){margin, y, button_w, h};
+	lay->recall = (pendula_rect){w - margin - button_w, y, button_w, h};
+	lay->store = (pendula_rect){lay->recall.x - 4.0 - button_w, y, button_w, h};
+	const double x0 = lay->reset.x + button_w + gap, x1 = lay->store.x - gap;
+	const double pitch = fmax(x1 - x0 + slot_gap, 0.0) / PENDULA_UI_MEM_SLOTS;
+	for (int k = 0; k < PENDULA_UI_MEM_SLOTS; ++k)
+		lay->slot[k] = (pendula_rect){x0 + k * pitch, y, fmax(pitch - slot_gap, 1.0), h};
+}
+
 void pendula_layout_compute(pendula_layout *lay, double w, double h, int n_sliders)
 {
 	const double margin = 8.0, gap = 6.0, meter_w = 16.0;
@@ -816,12 +832,23 @@ void pendula_layout_compute(pendula_layout *lay, double w, double h, int n_slide
 		yy += row_h;
 	}
 	yy += gap;
-	lay->reset.x = margin;
-	lay->reset.y = yy;
-	lay->reset.w = 80.0;
-	lay->reset.h = reset_h - 4.0;
-	lay->hint.x = lay->reset.x + lay->reset.w + 10.0;
-	lay->hint.y = yy;
-	lay->hint.w = w - lay->hint.x - margin;
-	lay->hint.h = lay->reset.h;
+	layout_bottom_row(lay, w, yy, reset_h - 4.0);
+	lay->level_row = -1;
+	lay->hint.x = lay->scene.x + 6.0;
+	lay->hint.y = lay->scene.y + lay->scene.h - 20.0;
+	lay->hint.w = lay->scene.w - 12.0;
+	lay->hint.h = lay->scene.h >= 120.0 ? 16.0 : 0.0; /* (a small scene: no hint over it) */
+}
+
+void pendula_layout_level_row(pendula_layout *lay, int row)
+{
+	if (row < 0 || row >= lay->n_sliders)
+		return;
+	pendula_rect *tr = &lay->track[row];
+	const double meter_w = fmin(48.0, 0.3 * tr->w), gap = 6.0;
+	if (tr->w - meter_w - gap < 20.0)
+		return; /* (no room: no meter) */
+	tr->w -= meter_w + gap;
+	lay->level_row = row;
+	lay->level = (pendula_rect){tr->x + tr->w + gap, tr->y, meter_w, tr->h};
 }

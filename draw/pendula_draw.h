@@ -132,6 +132,7 @@ void pendula_draw_inline(cairo_t *cr, const pendula_pose *pose, const pendula_tr
 #define PENDULA_UI_MIN_WIDTH   320
 #define PENDULA_UI_MIN_HEIGHT  400
 #define PENDULA_UI_MAX_SLIDERS 12
+#define PENDULA_UI_MEM_SLOTS   8
 
 typedef struct {
 	pendula_rect scene;                          /* the pendulum */
@@ -139,11 +140,17 @@ typedef struct {
 	int n_sliders;                               /* rows below the scene */
 	pendula_rect slider[PENDULA_UI_MAX_SLIDERS]; /* whole row: label, track, value */
 	pendula_rect track[PENDULA_UI_MAX_SLIDERS];  /* the part that is dragged */
-	pendula_rect reset;                          /* reset button */
-	pendula_rect hint;                           /* help text, right of the reset button */
+	int level_row;                               /* the row with a level meter, or -1 */
+	pendula_rect level;                          /* that meter, right of its track */
+	pendula_rect reset;                          /* reset button (bottom row) */
+	pendula_rect slot[PENDULA_UI_MEM_SLOTS];     /* memory slot buttons, right of it */
+	pendula_rect store, recall;                  /* memory buttons, at the right end */
+	pendula_rect hint; /* help text, the scene's bottom line (h 0: none) */
 } pendula_layout;
 
 void pendula_layout_compute(pendula_layout *lay, double w, double h, int n_sliders);
+/* Gives slider row `row` a level meter: its track shortens to make room. */
+void pendula_layout_level_row(pendula_layout *lay, int row);
 
 #ifdef __cplusplus
 }

@@ -120,6 +120,34 @@ static void time_ratio_end(Pendula *self, uint32_t n_samples)
 	*out = ratio >= 1.0 ? 1.0f : ratio > 1e-6 ? (float)ratio : 0.0f;
 }
 
+/* drive_level: the peak |drive sample| of the block, clamped to 1, so the
+ * player sees that sound arrives before raising drive_gain (docs/GUIDE.md,
+ * "Drive").  A zero, subnormal or non-finite sample counts as 0, as the
+ * drive itself takes it (engine/drive.c); the samples are compared by
+ * their bits (a positive float's order is its bits' order), so none is an
+ * operand of floating-point arithmetic.  Read before the outputs are
+ * written, as the drive's buffer may be one of theirs. */
+static void drive_level_write(Pendula *self, uint32_t n_samples)
+{
+	float *out = (float *)self->port[P_CTL_DRIVE_LEVEL];
+	if (!out)
+		return;
+	const float *in = (const float *)self->port[P_DRIVE];
+	uint32_t peak = 0u; /* bits of the largest |sample| so far */
+	for (uint32_t i = 0; in && i < n_samples; ++i) {
+		uint32_t bits;
+		memcpy(&bits, &in[i], sizeof bits);
+		bits &= 0x7fffffffu;
+		const uint32_t exponent = bits >> 23;
+		if (exponent != 0u && exponent != 0xffu && bits > peak)
+			peak = bits;
+	}
+	const uint32_t one = 0x3f800000u; /* 1.0f */
+	if (peak > one)
+		peak = one;
+	memcpy(out, &peak, sizeof peak);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Restart (activate, reset)                                               */
 
@@ -476,6 +504,7 @@ static void run(LV2_Handle instance, uint32_t n_samples)
 
 	self->restored = false; /* (a later activate() starts again) */
 	block_controls(self);
+	drive_level_write(self, n_samples);
 	if (pendula_freeze_on(self->ctl.control)) {
 		run_frozen(self, n_samples);
 		return;

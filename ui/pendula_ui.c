@@ -21,9 +21,11 @@
  * - Controls: drag a body by its handle (the pose says which handles set
  *   which body's theta{k}_init); releasing it restarts the pendulum from
  *   there.  Sliders for the control inputs the port table flags PF_UI (right
- *   click: default, wheel: fine steps); a reset button.  Values go to the
- *   plugin through the host's write_function (float protocol), by port index
- *   of the plugin's variant.
+ *   click: default, wheel: fine steps), the drive meter in the drive gain's
+ *   row (ui_meter.c); a reset button and the memory strip (ui_memory.c),
+ *   momentary buttons as ui_buttons.c makes them.  Values go to the plugin
+ *   through the host's write_function (float protocol), by port index of
+ *   the plugin's variant.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -31,6 +33,9 @@
 #include "pendula_engine.h"
 #include "port_pose.h"
 #include "ports.h"
+#include "ui_buttons.h"
+#include "ui_memory.h"
+#include "ui_meter.h"
 #include "ui_slider_curve.h"
 #include "ui_sliders.h"
 
@@ -52,9 +57,6 @@
 #include <time.h>
 
 #define UI_PI       3.14159265358979323846
-/* How long the reset port stays at 1 (s), so the plugin sees the rising edge
- * in a block of its own whatever the host's period. */
-#define RESET_HOLD  0.08
 /* How long an event's flash lasts (s). */
 #define EVENT_FLASH 0.25
 
@@ -67,6 +69,7 @@ typedef struct {
 	LV2UI_Write_Function write;
 	LV2UI_Controller controller;
 	const LV2UI_Resize *resize;
+	ui_port_writer writer; /* set_port, for the buttons */
 
 	/* X11 + cairo */
 	Display *dpy;
@@ -96,10 +99,10 @@ typedef struct {
 	int drag_slider; /* -1: none */
 	int drag_body;   /* -1: none; else the body whose initial angle is dragged */
 	double drag_offset;
-	int drag_port;   /* the control input that sets its initial angle */
-	bool reset_high; /* reset port is at 1 */
-	bool reset_held; /* button still pressed */
-	double reset_since;
+	int drag_port; /* the control input that sets its initial angle */
+	ui_momentary reset;
+	ui_memory mem;
+	ui_meter drive; /* drive_level */
 
 	/* events: the last flip or swing seen (flips_ctl / swings_ctl, or an
 	 * angle output that jumped over the top between two updates) */
@@ -145,6 +148,11 @@ static void set_port(PendulaUI *ui, pendula_port_id id, float v)
 	ui->need_draw = true;
 }
 
+static void write_port(void *ctx, pendula_port_id id, float v)
+{
+	set_port((PendulaUI *)ctx, id, v);
+}
+
 /* The model's pose from the port values: the live pose (the coordinates
  * the control outputs show, through the model: pendula_frame_from_ports),
  * or the initial pose (theta{k}_init; a 3-D model's initial state); the
@@ -174,15 +182,6 @@ static void model_pose(const PendulaUI *ui, pendula_pose *pose, bool initial_pos
 /* ---------------------------------------------------------------------- */
 /* Drawing                                                                 */
 
-static void text_at(cairo_t *cr, double x, double y_mid, const char *s, int align_right)
-{
-	cairo_text_extents_t e;
-	cairo_text_extents(cr, s, &e);
-	const double tx = align_right ? x - e.x_advance : x;
-	cairo_move_to(cr, tx, y_mid + 0.5 * e.height - (e.height + e.y_bearing));
-	cairo_show_text(cr, s);
-}
-
 /* A slider's label in at most max_w pixels: the font shrinks to fit, down
  * to 8 px, and what still does not fit is cut with an ellipsis. */
 static void label_at(cairo_t *cr, double x, double y_mid, const char *s, double max_w)
@@ -201,7 +200,7 @@ static void label_at(cairo_t *cr, double x, double y_mid, const char *s, double 
 		snprintf(buf + (n > 3 ? n - 3 : 0), 4, "...");
 		cairo_text_extents(cr, buf, &e);
 	}
-	text_at(cr, x, y_mid, buf, 0);
+	ui_text_at(cr, x, y_mid, buf, 0);
 	cairo_restore(cr);
 }
 
@@ -246,7 +245,9 @@ static void draw_slider(cairo_t *cr, const PendulaUI *ui, const pendula_layout *
 
 	value_text(text, sizeof text, sd->id, v);
 	cairo_set_source_rgb(cr, 0.82, 0.84, 0.88);
-	text_at(cr, row->x + row->w, mid, text, 1);
+	ui_text_at(cr, row->x + row->w, mid, text, 1);
+	if (lay->level_row == i)
+		ui_meter_draw(cr, &ui->drive, &lay->level, now_seconds());
 }
 
 /* The chaos knob's target on the energy meter (the meter's scale:
@@ -292,7 +293,7 @@ static void draw(PendulaUI *ui)
 
 	if (!ui->surface || ui->destroyed)
 		return;
-	pendula_layout_compute(&lay, ui->width, ui->height, ui->n_sliders);
+	pendula_ui_layout(ui->variant, ui->width, ui->height, &lay);
 	model_pose(ui, &pose, false);
 	const double energy = ui->value[P_CTL_ENERGY];
 
@@ -318,23 +319,17 @@ static void draw(PendulaUI *ui)
 	cairo_set_source_rgb(cr, 0.62, 0.66, 0.72);
 	snprintf(text, sizeof text, "%s   E = %.2f",
 	         pendula_model_infos[pendula_variant_model(ui->variant)].name, energy);
-	text_at(cr, lay.scene.x + 6.0, lay.scene.y + 10.0, text, 0);
+	ui_text_at(cr, lay.scene.x + 6.0, lay.scene.y + 10.0, text, 0);
 
 	for (int i = 0; i < ui->n_sliders; ++i)
 		draw_slider(cr, ui, &lay, i);
 
-	const pendula_rect *r = &lay.reset;
-	cairo_rectangle(cr, r->x, r->y, r->w, r->h);
-	if (ui->reset_high)
-		cairo_set_source_rgb(cr, 0.40, 0.52, 0.82);
-	else
-		cairo_set_source_rgb(cr, 0.20, 0.23, 0.28);
-	cairo_fill(cr);
-	cairo_set_source_rgb(cr, 0.92, 0.93, 0.95);
-	text_at(cr, r->x + 0.5 * r->w + 16.0, r->y + 0.5 * r->h, "Reset", 1);
+	ui_draw_button(cr, &lay.reset, "Reset", ui->reset.high);
+	ui_memory_draw(cr, &ui->mem, &lay, ui->value);
 	cairo_set_source_rgb(cr, 0.55, 0.58, 0.64);
-	text_at(cr, lay.hint.x, lay.hint.y + 0.5 * lay.hint.h, "Drag a bob to set its start angle",
-	        0);
+	if (lay.hint.h > 0.0)
+		label_at(cr, lay.hint.x, lay.hint.y + 0.5 * lay.hint.h,
+		         "Drag a bob to set its start angle", lay.hint.w);
 
 	cairo_pop_group_to_source(cr);
 	cairo_paint(cr);
@@ -360,19 +355,8 @@ static void slider_set_from_x(PendulaUI *ui, const pendula_layout *lay, int i, d
 
 static void reset_press(PendulaUI *ui)
 {
-	set_port(ui, P_RESET, 1.0f);
-	ui->reset_high = true;
-	ui->reset_held = true;
-	ui->reset_since = now_seconds();
-}
-
-/* Drops reset back to 0 once the button is up and it was 1 long enough. */
-static void reset_update(PendulaUI *ui)
-{
-	if (ui->reset_high && !ui->reset_held && now_seconds() - ui->reset_since >= RESET_HOLD) {
-		set_port(ui, P_RESET, 0.0f);
-		ui->reset_high = false;
-	}
+	ui_momentary_press(&ui->reset, now_seconds(), &ui->writer);
+	ui->need_draw = true;
 }
 
 static double wrap_degrees(double deg)
@@ -442,7 +426,7 @@ static void drag_to(PendulaUI *ui, const pendula_layout *lay, double x, double y
 static void on_button_press(PendulaUI *ui, const XButtonEvent *e)
 {
 	pendula_layout lay;
-	pendula_layout_compute(&lay, ui->width, ui->height, ui->n_sliders);
+	pendula_ui_layout(ui->variant, ui->width, ui->height, &lay);
 	const double x = e->x, y = e->y;
 
 	for (int i = 0; i < ui->n_sliders; ++i) {
@@ -467,6 +451,10 @@ static void on_button_press(PendulaUI *ui, const XButtonEvent *e)
 		reset_press(ui);
 		return;
 	}
+	if (ui_memory_press(&ui->mem, &lay, ui->value, x, y, now_seconds(), &ui->writer)) {
+		ui->need_draw = true;
+		return;
+	}
 	if (in_rect(&lay.scene, x, y, 0.0)) {
 		drag_start(ui, &lay, x, y);
 		if (ui->drag_body >= 0)
@@ -477,7 +465,7 @@ static void on_button_press(PendulaUI *ui, const XButtonEvent *e)
 static void on_motion(PendulaUI *ui, double x, double y)
 {
 	pendula_layout lay;
-	pendula_layout_compute(&lay, ui->width, ui->height, ui->n_sliders);
+	pendula_ui_layout(ui->variant, ui->width, ui->height, &lay);
 	if (ui->drag_slider >= 0)
 		slider_set_from_x(ui, &lay, ui->drag_slider, x);
 	else if (ui->drag_body >= 0)
@@ -497,7 +485,8 @@ static void on_button_release(PendulaUI *ui, const XButtonEvent *e)
 		ui->drag_body = -1;
 		reset_press(ui);
 	}
-	ui->reset_held = false;
+	ui_momentary_release(&ui->reset);
+	ui_memory_release(&ui->mem);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -567,9 +556,13 @@ static int idle(LV2UI_Handle handle)
 {
 	PendulaUI *ui = (PendulaUI *)handle;
 	process_events(ui);
-	reset_update(ui);
-	if (now_seconds() - ui->flash_since < EVENT_FLASH + 0.05)
-		ui->need_draw = true; /* the flash fades */
+	const double now = now_seconds();
+	if (ui_momentary_update(&ui->reset, now, &ui->writer))
+		ui->need_draw = true;
+	if (ui_memory_update(&ui->mem, now, &ui->writer))
+		ui->need_draw = true;
+	if (now - ui->flash_since < EVENT_FLASH + 0.05 || ui_meter_moving(&ui->drive, now))
+		ui->need_draw = true; /* the flash fades, the meter falls */
 	if (ui->destroyed)
 		return 1;
 	if (ui->pose_changed) {
@@ -695,6 +688,9 @@ static PendulaUI *new_ui(pendula_variant variant, LV2UI_Write_Function write_fun
 	ui->drag_slider = -1;
 	ui->drag_body = -1;
 	ui->drag_port = -1;
+	ui->writer = (ui_port_writer){write_port, ui};
+	ui->reset = (ui_momentary){.id = P_RESET};
+	ui_memory_init(&ui->mem);
 	ui->width = PENDULA_UI_WIDTH;
 	ui->height = PENDULA_UI_HEIGHT;
 	init_values(ui);
@@ -843,10 +839,15 @@ static void port_event(LV2UI_Handle handle, uint32_t port_index, uint32_t buffer
 	if (v == ui->value[id])
 		return; /* hosts repeat unchanged outputs: nothing to draw */
 	note_event(ui, (pendula_port_id)id, ui->value[id], v);
+	const float was = ui->value[id];
 	ui->value[id] = v;
-	if (p->kind != PK_CONTROL_OUT)
+	if (id == P_CTL_DRIVE_LEVEL) {
+		ui_meter_set(&ui->drive, v, now_seconds());
 		ui->need_draw = true;
-	else if (fabsf(v - ui->drawn[id]) > 1e-5f * (p->max - p->min))
+	} else if (p->kind != PK_CONTROL_OUT) {
+		ui_memory_port(&ui->mem, (pendula_port_id)id, was, ui->value);
+		ui->need_draw = true;
+	} else if (fabsf(v - ui->drawn[id]) > 1e-5f * (p->max - p->min))
 		ui->pose_changed = true; /* (a pendulum coming to rest ends up not drawn) */
 }
 

@@ -4,7 +4,7 @@
  * PF_UI (contract/ports.h) that the plugin has, those also flagged
  * PF_UI_FIRST first, each group in table order; a model's
  * author marks which of its settings deserve one.  Shared by the UI and its
- * test probe, so both lay out the same rows.  Header-only.
+ * tests (ui_probe, ui_harness), so all lay out the same rows.  Header-only.
  */
 #ifndef PENDULA_UI_SLIDERS_H
 #define PENDULA_UI_SLIDERS_H
@@ -25,6 +25,18 @@ static inline int pendula_ui_sliders(pendula_variant v, pendula_port_id *ids)
 			    pendula_port_index(v, (pendula_port_id)id) >= 0)
 				ids[n++] = (pendula_port_id)id;
 	return n;
+}
+
+/* The UI's layout for a window of w x h: the variant's slider rows, a
+ * level meter for drive_level in the drive gain's row (docs/UI.md). */
+static inline void pendula_ui_layout(pendula_variant v, double w, double h, pendula_layout *lay)
+{
+	pendula_port_id ids[PENDULA_UI_MAX_SLIDERS];
+	const int n = pendula_ui_sliders(v, ids);
+	pendula_layout_compute(lay, w, h, n);
+	for (int i = 0; i < n; ++i)
+		if (ids[i] == P_DRIVE_GAIN && pendula_port_index(v, P_CTL_DRIVE_LEVEL) >= 0)
+			pendula_layout_level_row(lay, i);
 }
 
 #endif

@@ -10,7 +10,11 @@
  *   - in place: the drive in the same buffer as a signal output gives the
  *     output of separate buffers (the host may do so: no inPlaceBroken);
  *   - non-finite and huge samples at the largest gain: finite outputs in
- *     their ranges.
+ *     their ranges;
+ *   - drive_level, the control output: the largest |sample| of each run()
+ *     (found here by a plain scan of the block), 1 above 1, 0 for silence,
+ *     an unconnected drive or an empty block; NaN, infinities and
+ *     subnormals count as 0; at any gain, frozen or not.
  *
  * usage: test_drive_host BUNDLE_DIR
  */
@@ -201,6 +205,85 @@ static void test_hostile(void)
 	free(wild);
 }
 
+/* The level a block should show: the largest |x| over its normal finite
+ * samples (a zero, subnormal, NaN or infinity counts as 0), at most 1. */
+static float expected_level(const float *x, uint32_t n)
+{
+	float peak = 0.0f;
+	for (uint32_t i = 0; x && i < n; ++i)
+		if (isnormal(x[i]) && fabsf(x[i]) > peak)
+			peak = fabsf(x[i]);
+	return peak > 1.0f ? 1.0f : peak;
+}
+
+/* One plugin, a sequence of blocks of varied content and size: after each
+ * run() drive_level is the block's own peak (not the previous block's, nor
+ * a running maximum). */
+static void level_blocks(pendula_variant v, float gain, float freeze)
+{
+	LilvInstance *inst =
+	    lv2th_instantiate("test_drive_host", plugins[v], v, RATE, lv2th_features);
+	float control[PENDULA_N_PORT_IDS];
+	test_control_defaults(v, control);
+	control[P_DRIVE_GAIN] = gain;
+	control[P_FREEZE] = freeze;
+	static uint64_t atom_in[512], atom_out[512];
+	lv2th_connect(inst, v, control, NULL, atom_in, atom_out);
+	const uint32_t drive_index = (uint32_t)pendula_port_index(v, P_DRIVE);
+	float *buf = (float *)lv2th_calloc(BLOCK, sizeof(float));
+	lilv_instance_activate(inst);
+	test_rng rng = test_rng_seeded(7100 + (uint64_t)v);
+	const float specials[] = {NAN, -NAN, INFINITY, -INFINITY, 1e-42f, -1e-40f, 0.0f, -0.0f};
+	int wrong = 0;
+	for (int b = 0; b < 60; ++b) {
+		const uint32_t n = b % 7 == 3 ? 0u : (uint32_t)test_rng_below(&rng, 700);
+		const int kind =
+		    b % 6; /* unconnected, silence, sound, loud, hostile, hostile only */
+		const double amp = test_rng_range(&rng, 0.01, 0.99);
+		for (uint32_t i = 0; i < n; ++i) {
+			const float s = (float)test_rng_range(&rng, -amp, amp);
+			const float sp = specials[test_rng_below(&rng, 8)];
+			buf[i] = kind == 1   ? 0.0f
+			         : kind == 3 ? 3.0f * s
+			         : kind == 4 ? (i % 3 == 0 ? sp : s)
+			         : kind == 5 ? sp
+			                     : s;
+		}
+		lilv_instance_connect_port(inst, drive_index, kind == 0 ? NULL : buf);
+		control[P_CTL_DRIVE_LEVEL] = NAN; /* (what a host may leave there) */
+		lv2th_prepare_atoms(atom_in, atom_out, sizeof atom_out);
+		lilv_instance_run(inst, n);
+		const float want = expected_level(kind == 0 ? NULL : buf, n);
+		const float got = control[P_CTL_DRIVE_LEVEL];
+		if (got != want && wrong++ < 3)
+			CHECK(false,
+			      "%s (gain %g, freeze %g), block %d (%u frames, kind %d): level %g, "
+			      "the block's peak is %g",
+			      pendula_variant_names[v], (double)gain, (double)freeze, b, n, kind,
+			      (double)got, (double)want);
+	}
+	CHECK(wrong == 0, "%s: %d blocks show another level than their peak",
+	      pendula_variant_names[v], wrong);
+	lilv_instance_deactivate(inst);
+	lilv_instance_free(inst);
+	free(buf);
+}
+
+static void test_level(void)
+{
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		level_blocks((pendula_variant)v, 0.0f, 0.0f);
+		level_blocks((pendula_variant)v, 5.0f, 0.0f);
+		level_blocks((pendula_variant)v, 5.0f, 1.0f);
+	}
+	/* the ground truth itself: a known peak, clamping, the specials */
+	const float x[] = {0.25f, -0.5f, NAN, 1e-42f, INFINITY};
+	const float loud[] = {0.1f, -1.5f};
+	CU_ASSERT_EQUAL(expected_level(x, 5), 0.5f);
+	CU_ASSERT_EQUAL(expected_level(loud, 2), 1.0f);
+	CU_ASSERT_EQUAL(expected_level(x + 2, 3), 0.0f);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -215,6 +298,7 @@ int main(int argc, char **argv)
 	    {"silence or gain 0: no drive, bit for bit", test_silence},
 	    {"random blocks and in place: the same output", test_blocks_and_in_place},
 	    {"non-finite and huge samples", test_hostile},
+	    {"drive_level: each block's peak", test_level},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

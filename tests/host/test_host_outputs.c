@@ -48,6 +48,10 @@ void test_null_outputs(void)
 		size_t d = first_difference(con.ctl[id], nul.ctl[id], con.n_blocks);
 		CHECK(d == con.n_blocks, "%s differs with unconnected signal outputs (block %zu)",
 		      pendula_ports[id].symbol, d);
+		/* (drive_level reports the drive input, which the shared buffer
+		 * feeds with the outputs: it rightly differs there) */
+		if (id == P_CTL_DRIVE_LEVEL)
+			continue;
 		d = first_difference(con.ctl[id], shr.ctl[id], con.n_blocks);
 		CHECK(d == con.n_blocks, "%s differs with one shared signal buffer (block %zu)",
 		      pendula_ports[id].symbol, d);

@@ -18,7 +18,8 @@
 #
 # Then the controls, through the host: dragging body 1 by its handle
 # restarts the pendulum at the angle it was dragged to; the torque slider
-# drives it (tests/support/ui_click.c sends the mouse events).
+# drives it; the memory strip stores and recalls the motion, seen in the
+# energy (tests/support/ui_click.c sends the mouse events).
 #
 # usage: test_ui.sh UI_PROBE UI_CLICK LV2_PATH_DIR MODEL
 # MODEL: a model of the registry (its audio plugin is opened).
@@ -228,6 +229,59 @@ interact() {
 	done
 	[ "$i" -lt 30 ] || fail "$1: the sliders $sliders at their maximum did not move the energy (it stayed near $e0)"
 	echo "$1: sliders $sliders at their maximum: the energy moves away from $e0"
+	[ "$energy_dir" = 1 ] && memories "$1"
+}
+
+# energy_after LINE: the first energy_ctl the host printed after log line LINE.
+energy_after() {
+	for i in $(seq 30); do
+		e=$(awk -v from="$1" 'NR > from && $1 == "energy_ctl" { print $3; exit }' "$log")
+		[ -n "$e" ] && { echo "$e"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# press NAME: a click on the UI's button NAME (ui_probe button).
+press() {
+	"$click" "Pendula UI" click $("$probe" button "$plugin" "$win_w" "$win_h" "$1") ||
+		fail "$name: could not click $1"
+}
+
+# memories NAME: the memory strip, through the host.  The torque pumps
+# energy in without end, so the energy tells the moments apart: slot 2,
+# Store; when the energy has climbed, slot 3 (empty) and Recall change
+# nothing (the energy goes on climbing); slot 2 and Recall bring the
+# energy back down to about where it was stored.
+memories() {
+	press slot2
+	from=$(wc -l <"$log")
+	press store
+	e_store=$(energy_after "$from") || fail "$1: no energy after the store"
+	for i in $(seq 50); do
+		e=$(awk '$1 == "energy_ctl" { e = $3 } END { print e }' "$log")
+		awk -v a="$e" -v b="$e_store" 'BEGIN { exit !(a > b + 2 && a > 2 * b) }' && break
+		sleep 0.1
+	done
+	press slot3
+	from=$(wc -l <"$log")
+	press recall
+	sleep 0.5
+	e_empty=$(awk -v from="$from" 'NR > from && $1 == "energy_ctl" { if (m == "" || $3 < m) m = $3 } END { print m }' "$log")
+	awk -v a="$e_empty" -v b="$e" 'BEGIN { exit !(a != "" && a >= b - 1e-3) }' ||
+		fail "$1: a recall of the empty slot 3 changed the motion (energy $e, then down to $e_empty)"
+	press slot2
+	e_pre=$(awk '$1 == "energy_ctl" { e = $3 } END { print e }' "$log")
+	from=$(wc -l <"$log")
+	press recall
+	for i in $(seq 30); do
+		awk -v from="$from" -v s="$e_store" -v p="$e_pre" '
+			NR > from && $1 == "energy_ctl" && $3 < (s + p) / 2 { found = 1 }
+			END { exit !found }' "$log" && break
+		sleep 0.1
+	done
+	[ "$i" -lt 30 ] || fail "$1: Recall of slot 2 did not bring the energy back from $e_pre toward $e_store (stored)"
+	echo "$1: slot 2 stored at energy $e_store; recalled at $e_pre, the energy came back below the midpoint; slot 3 (empty) changed nothing"
 }
 
 # backtrace NAME PROGRAM: the stack of the crash, if the host left a core

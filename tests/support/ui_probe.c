@@ -33,6 +33,9 @@
  *   ui_probe slider MODEL W H SYMBOL U
  *       prints "X Y": the point of the slider of control SYMBOL at position
  *       U (0..1) of its track, in a UI of W x H of the plugin MODEL.
+ *   ui_probe button MODEL W H NAME
+ *       prints "X Y": the middle of the button NAME (reset, store, recall,
+ *       slot1 ... slot8) in a UI of W x H of the plugin MODEL.
  *   ui_probe models
  *       prints the models the probe has a geometry of its own for.
  *
@@ -169,8 +172,7 @@ static int variant_of_name(const char *name, port_values *pv)
 /* The UI's layout for a window of w x h of this plugin. */
 static void ui_layout(pendula_variant v, double w, double h, pendula_layout *lay)
 {
-	pendula_port_id ids[PENDULA_UI_MAX_SLIDERS];
-	pendula_layout_compute(lay, w, h, pendula_ui_sliders(v, ids));
+	pendula_ui_layout(v, w, h, lay);
 }
 
 /* The test's geometry of the plugin's model, or a message and 0. */
@@ -403,7 +405,8 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return fail_usage("usage: ui_probe size | find IMG | changed A B MIN | check ... | "
-		                  "point ... | slider MODEL W H SYMBOL U | models");
+		                  "point ... | slider MODEL W H SYMBOL U | button MODEL W H NAME | "
+		                  "models");
 	if (!strcmp(argv[1], "size") && argc == 2) {
 		printf("%d %d\n", PENDULA_UI_WIDTH, PENDULA_UI_HEIGHT);
 		return 0;
@@ -453,7 +456,7 @@ int main(int argc, char **argv)
 		if (!variant_of_name(argv[2], &pv) || !(u >= 0.0 && u <= 1.0))
 			return fail_usage("slider: MODEL or U out of range");
 		const int n = pendula_ui_sliders(pv.variant, ids);
-		pendula_layout_compute(&lay, atof(argv[3]), atof(argv[4]), n);
+		pendula_ui_layout(pv.variant, atof(argv[3]), atof(argv[4]), &lay);
 		for (int i = 0; i < n; ++i)
 			if (!strcmp(pendula_ports[ids[i]].symbol, argv[5])) {
 				const pendula_rect *t = &lay.track[i];
@@ -461,6 +464,26 @@ int main(int argc, char **argv)
 				return 0;
 			}
 		return fail_usage("slider: the UI of MODEL has no slider for SYMBOL");
+	}
+	if (!strcmp(argv[1], "button") && argc == 6) {
+		port_values pv;
+		pendula_layout lay;
+		if (!variant_of_name(argv[2], &pv))
+			return fail_usage("button: no MODEL");
+		ui_layout(pv.variant, atof(argv[3]), atof(argv[4]), &lay);
+		const char *name = argv[5];
+		const pendula_rect *r = !strcmp(name, "reset")    ? &lay.reset
+		                        : !strcmp(name, "store")  ? &lay.store
+		                        : !strcmp(name, "recall") ? &lay.recall
+		                                                  : NULL;
+		if (!strncmp(name, "slot", 4) && name[4] >= '1' &&
+		    name[4] < '1' + PENDULA_UI_MEM_SLOTS && !name[5])
+			r = &lay.slot[name[4] - '1'];
+		if (!r)
+			return fail_usage(
+			    "button: NAME is reset, store, recall or slot1 ... slot8");
+		printf("%.0f %.0f\n", r->x + 0.5 * r->w, r->y + 0.5 * r->h);
+		return 0;
 	}
 	if (!strcmp(argv[1], "models") && argc == 2) {
 		const float zero[PENDULA_N_PORT_IDS] = {0};
@@ -471,5 +494,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	return fail_usage("usage: ui_probe size | find IMG | changed A B MIN | check ... | "
-	                  "point ... | slider MODEL W H SYMBOL U | models");
+	                  "point ... | slider MODEL W H SYMBOL U | button MODEL W H NAME | "
+	                  "models");
 }
