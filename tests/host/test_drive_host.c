@@ -229,7 +229,8 @@ static void level_blocks(pendula_variant v, float gain, float freeze)
 	control[P_FREEZE] = freeze;
 	static uint64_t atom_in[512], atom_out[512];
 	lv2th_connect(inst, v, control, NULL, atom_in, atom_out);
-	const uint32_t drive_index = (uint32_t)pendula_port_index(v, P_DRIVE);
+	/* a -midi plugin has no drive input: its level stays 0 */
+	const int drive_index = pendula_port_index(v, P_DRIVE);
 	float *buf = (float *)lv2th_calloc(BLOCK, sizeof(float));
 	lilv_instance_activate(inst);
 	test_rng rng = test_rng_seeded(7100 + (uint64_t)v);
@@ -249,11 +250,13 @@ static void level_blocks(pendula_variant v, float gain, float freeze)
 			         : kind == 5 ? sp
 			                     : s;
 		}
-		lilv_instance_connect_port(inst, drive_index, kind == 0 ? NULL : buf);
+		if (drive_index >= 0)
+			lilv_instance_connect_port(inst, (uint32_t)drive_index,
+			                           kind == 0 ? NULL : buf);
 		control[P_CTL_DRIVE_LEVEL] = NAN; /* (what a host may leave there) */
 		lv2th_prepare_atoms(atom_in, atom_out, sizeof atom_out);
 		lilv_instance_run(inst, n);
-		const float want = expected_level(kind == 0 ? NULL : buf, n);
+		const float want = expected_level(kind == 0 || drive_index < 0 ? NULL : buf, n);
 		const float got = control[P_CTL_DRIVE_LEVEL];
 		if (got != want && wrong++ < 3)
 			CHECK(false,
