@@ -145,23 +145,24 @@ static float turn_rate_slopes(const pendula_engine *e, int k, float *dx, float *
 	return 0.0f;
 }
 
-/* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */
+/* Frames [idx, idx + m) of velocity output k, clamped to [-lim, lim]
+ * (1, or PENDULA_VELOCITY_LEVEL_LIM for its level). */
 PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
                                                  float *restrict out, float u0, float du,
-                                                 int32_t idx, int32_t m)
+                                                 int32_t idx, int32_t m, float lim)
 {
 	float d[5];
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 		angle_rate_quartic(e, k, d);
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = clamp_output(quartic_at(d, frame_u_float(u0, du, idx + i)), -1.0f,
-			                      1.0f);
+			out[i] =
+			    clamp_output(quartic_at(d, frame_u_float(u0, du, idx + i)), -lim, lim);
 		return;
 	}
 	if (velocity_quadratic(e, k, d)) {
 		for (int32_t i = 0; i < m; ++i)
-			out[i] = clamp_output(quadratic_at(d, frame_u_float(u0, du, idx + i)),
-			                      -1.0f, 1.0f);
+			out[i] = clamp_output(quadratic_at(d, frame_u_float(u0, du, idx + i)), -lim,
+			                      lim);
 		return;
 	}
 	const float *x = e->fpoly[PENDULA_CH_X + k], *y = e->fpoly[PENDULA_CH_Y + k];
@@ -169,7 +170,7 @@ PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
 	const float scale = turn_rate_slopes(e, k, dx, dy);
 	for (int32_t i = 0; i < m; ++i)
 		out[i] = clamp_output(
-		    turn_rate_at(x, y, dx, dy, scale, frame_u_float(u0, du, idx + i)), -1.0f, 1.0f);
+		    turn_rate_at(x, y, dx, dy, scale, frame_u_float(u0, du, idx + i)), -lim, lim);
 }
 
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
@@ -259,7 +260,7 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
  * may share a buffer: the last written wins). */
 typedef struct {
 	int n;
-	unsigned char ch[PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS + 1];
+	unsigned char ch[2 * PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS + 1];
 } span_list;
 
 /* (Without branches: which pointers are set differs from call to call and
@@ -278,6 +279,10 @@ static void span_list_of(const pendula_outputs *out, span_list *list)
 	}
 	list->ch[n] = (unsigned char)PENDULA_CH_ENERGY_LEVEL;
 	n += out->ch[PENDULA_CH_ENERGY_LEVEL] != NULL;
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		list->ch[n] = (unsigned char)(PENDULA_CH_W_LEVEL + k);
+		n += out->ch[PENDULA_CH_W_LEVEL + k] != NULL;
+	}
 	list->n = n;
 }
 
@@ -311,7 +316,9 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 			continue;
 		}
 		if (ch >= PENDULA_CH_W) {
-			const int k = ch - PENDULA_CH_W;
+			/* (the pulses are never listed) */
+			const int level = ch >= PENDULA_CH_W_LEVEL;
+			const int k = ch - (level ? PENDULA_CH_W_LEVEL : PENDULA_CH_W);
 			float d[5], v;
 			if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 				angle_rate_quartic(e, k, d);
@@ -324,7 +331,10 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 				v = turn_rate_at(e->fpoly[PENDULA_CH_X + k],
 				                 e->fpoly[PENDULA_CH_Y + k], dx, dy, scale, u);
 			}
-			*buf = clamp_output(v, -1.0f, 1.0f);
+			*buf =
+			    level ? pendula_velocity_level_of(clamp_output(
+			                v, -PENDULA_VELOCITY_LEVEL_LIM, PENDULA_VELOCITY_LEVEL_LIM))
+			          : clamp_output(v, -1.0f, 1.0f);
 			continue;
 		}
 		const int k = ch - PENDULA_CH_THETA;
@@ -360,8 +370,15 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 				buf[j] = pendula_energy_level_of(buf[j]);
 			continue;
 		}
+		if (ch >= PENDULA_CH_W_LEVEL) {
+			write_velocity(e, ch - PENDULA_CH_W_LEVEL, buf, u0, du, idx, m,
+			               PENDULA_VELOCITY_LEVEL_LIM);
+			for (int32_t j = 0; j < m; ++j)
+				buf[j] = pendula_velocity_level_of(buf[j]);
+			continue;
+		}
 		if (ch >= PENDULA_CH_W) {
-			write_velocity(e, ch - PENDULA_CH_W, buf, u0, du, idx, m);
+			write_velocity(e, ch - PENDULA_CH_W, buf, u0, du, idx, m, 1.0f);
 			continue;
 		}
 		const int k = ch - PENDULA_CH_THETA;
