@@ -173,6 +173,14 @@ PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
 		    turn_rate_at(x, y, dx, dy, scale, frame_u_float(u0, du, idx + i)), -lim, lim);
 }
 
+/* Velocity values (clamped to [-PENDULA_VELOCITY_LEVEL_LIM,
+ * PENDULA_VELOCITY_LEVEL_LIM]) to their levels, in place. */
+PENDULA_OUTPUT_CLONES static void velocity_levels(float *restrict out, int32_t m)
+{
+	for (int32_t i = 0; i < m; ++i)
+		out[i] = pendula_velocity_level_of(out[i]);
+}
+
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
  * interpolant already in units of pi.  Within a step an angle usually moves
  * by far less than pi (the step size keeps h |w| small) and the step starts
@@ -373,8 +381,7 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 		if (ch >= PENDULA_CH_W_LEVEL) {
 			write_velocity(e, ch - PENDULA_CH_W_LEVEL, buf, u0, du, idx, m,
 			               PENDULA_VELOCITY_LEVEL_LIM);
-			for (int32_t j = 0; j < m; ++j)
-				buf[j] = pendula_velocity_level_of(buf[j]);
+			velocity_levels(buf, m);
 			continue;
 		}
 		if (ch >= PENDULA_CH_W) {
