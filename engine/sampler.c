@@ -264,8 +264,9 @@ PENDULA_OUTPUT_CLONES static void write_plain(float *restrict out, const float *
 }
 
 /* The channels of an outputs struct that have a buffer, in the order they
- * are written: the velocity outputs, then the interpolated ones (outputs
- * may share a buffer: the last written wins). */
+ * are written: the velocity outputs, the interpolated ones, the energy
+ * level, the velocity levels (outputs may share a buffer: the last written
+ * wins). */
 typedef struct {
 	int n;
 	unsigned char ch[2 * PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS + 1];
