@@ -523,13 +523,42 @@ static inline uint32_t pendula_port_count(pendula_variant v)
 	return n;
 }
 
+/* The most signal outputs one plugin has (the chain's 36), the size of the
+ * glue's per-signal arrays (lv2/routing.h, the CC encoder): ttl_gen counts
+ * them in the table and stops the build unless the largest plugin has
+ * exactly this many (pendula_max_signal_outputs). */
+#define PENDULA_MAX_SIGNAL_OUTPUTS 36
+
+static inline int pendula_max_signal_outputs(void)
+{
+	int most = 0;
+	for (int v = 0; v < PENDULA_N_VARIANTS; ++v) {
+		int n = 0;
+		for (int i = 0; i < PENDULA_N_PORT_IDS; ++i)
+			n += pendula_ports[i].kind == PK_SIGNAL_OUT &&
+			     pendula_port_in_variant((pendula_variant)v, i);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
 /* The body a symbol names by its trailing digit, 1 to PENDULA_MAX_BODIES
- * (m3, lambda3, theta3, omega3, x3: body 3), or 0 (tip_x, vx, energy, ...). */
+ * (m3, lambda3, theta3, omega3, x3: body 3), or by the digit before a
+ * "_level" suffix (omega3_level: body 3), or 0 (tip_x, vx, energy,
+ * energy_level, ...). */
 static inline int pendula_symbol_body(const char *symbol)
 {
+	static const char suffix[] = "_level";
+	const size_t ns = sizeof suffix - 1;
 	size_t n = 0;
 	while (symbol[n])
 		++n;
+	if (n > ns) {
+		size_t i = 0;
+		while (i < ns && symbol[n - ns + i] == suffix[i])
+			++i;
+		n -= i == ns ? ns : 0;
+	}
 	if (n >= 2 && symbol[n - 1] >= '1' && symbol[n - 1] < '1' + PENDULA_MAX_BODIES &&
 	    !(symbol[n - 2] >= '0' && symbol[n - 2] <= '9'))
 		return symbol[n - 1] - '0';

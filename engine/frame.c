@@ -124,6 +124,8 @@ double pendula_frame_channel(const pendula_frame *f, int ch)
 		const double w = f->w[ch - PENDULA_CH_W];
 		return w < -1.0 ? -1.0 : w > 1.0 ? 1.0 : w;
 	}
+	if (ch >= PENDULA_CH_W_LEVEL && ch < PENDULA_CH_W_LEVEL + PENDULA_MAX_BODIES)
+		return pendula_velocity_level_of(f->w[ch - PENDULA_CH_W_LEVEL]);
 	switch (ch) {
 	case PENDULA_CH_TIP_X:
 		return f->tip_x_norm;

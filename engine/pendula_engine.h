@@ -264,7 +264,13 @@ enum {
 	 * (docs/GUIDE.md, "Continuous outputs"); written from the energy's
 	 * interpolant (pendula_energy_level_of). */
 	PENDULA_CH_ENERGY_LEVEL,
-	PENDULA_N_CHANNELS
+	/* + k: the velocity level of velocity output k,
+	 * pendula_velocity_level_of of its value before the clamp, in
+	 * [-1, 1]: what a host can use where the velocity output reads +-1
+	 * for whole runs (docs/GUIDE.md, "Continuous outputs"); written from
+	 * the same derivative as the velocity output. */
+	PENDULA_CH_W_LEVEL,
+	PENDULA_N_CHANNELS = PENDULA_CH_W_LEVEL + PENDULA_MAX_BODIES
 };
 
 /* Events from the motion (docs/GUIDE.md, "Events"): a flip is body k passing

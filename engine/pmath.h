@@ -126,6 +126,26 @@ static inline float pendula_energy_level_of(float energy)
 	return pendula_flush_output(a / (1.0f + a));
 }
 
+/* The velocity level output v / sqrt(1 + v^2) of a velocity output's
+ * value v before its clamp to [-1, 1] (the rate over its reference rate),
+ * in [-1, 1]: the same slope at rest as the velocity output, so a small
+ * swing reads alike on both, 0.71 at the reference rate and 0.99 only at
+ * seven times it, where the velocity output has long read 1 (docs/GUIDE.md,
+ * "Continuous outputs", says why this map).  Evaluated in double precision
+ * and rounded once, so that it never decreases as v grows (in single
+ * precision it does by an ulp here and there); |v| beyond 1e30 counts as
+ * 1e30 (v^2 stays finite), NaN as 0. */
+#define PENDULA_VELOCITY_LEVEL_LIM 1.0e30f
+
+static inline float pendula_velocity_level_of(float v)
+{
+	v = v == v ? v : 0.0f;
+	v = v < -PENDULA_VELOCITY_LEVEL_LIM ? -PENDULA_VELOCITY_LEVEL_LIM : v;
+	v = v > PENDULA_VELOCITY_LEVEL_LIM ? PENDULA_VELOCITY_LEVEL_LIM : v;
+	const double x = (double)v;
+	return pendula_flush_output((float)(x / sqrt(1.0 + x * x)));
+}
+
 /*
  * sin and cos together.  The integrators spend most of their time on sin
  * and cos of angles that stay within a few radians of zero (they are

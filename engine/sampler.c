@@ -167,13 +167,14 @@ static float turn_rate_slopes(const pendula_engine *e, int k, float *dx, float *
 	return 0.0f;
 }
 
-/* Frames [idx, idx + m) of velocity output k, clamped to [-1, 1]. */
+/* Frames [idx, idx + m) of velocity output k, clamped to [-lim, lim]
+ * (1, or PENDULA_VELOCITY_LEVEL_LIM for its level). */
 PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
                                                  float *restrict out, const float *restrict u,
-                                                 int32_t m)
+                                                 int32_t m, float lim)
 {
 	float d[5];
-	const out_range r = range_unfolded(-1.0f, 1.0f);
+	const out_range r = range_unfolded(-lim, lim);
 	if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 		angle_rate_quartic(e, k, d);
 		for (int32_t i = 0; i < m; ++i)
@@ -191,6 +192,14 @@ PENDULA_OUTPUT_CLONES static void write_velocity(const pendula_engine *e, int k,
 	const out_range bound = direction_bound();
 	for (int32_t i = 0; i < m; ++i)
 		out[i] = clamp_output(turn_rate_at(x, y, dx, dy, scale, bound, u[i]), r.lo, r.hi);
+}
+
+/* Velocity values (clamped to [-PENDULA_VELOCITY_LEVEL_LIM,
+ * PENDULA_VELOCITY_LEVEL_LIM]) to their levels, in place. */
+PENDULA_OUTPUT_CLONES static void velocity_levels(float *restrict out, int32_t m)
+{
+	for (int32_t i = 0; i < m; ++i)
+		out[i] = pendula_velocity_level_of(out[i]);
 }
 
 /* theta / pi wrapped to [-1, 1), as the angle outputs want it, from the
@@ -294,11 +303,12 @@ PENDULA_OUTPUT_CLONES static void frame_us(float *restrict u, float u0, float du
 }
 
 /* The channels of an outputs struct that have a buffer, in the order they
- * are written: the velocity outputs, then the interpolated ones (outputs
- * may share a buffer: the last written wins). */
+ * are written: the velocity outputs, the interpolated ones, the energy
+ * level, the velocity levels (outputs may share a buffer: the last written
+ * wins). */
 typedef struct {
 	int n;
-	unsigned char ch[PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS + 1];
+	unsigned char ch[2 * PENDULA_MAX_BODIES + PENDULA_N_POLY_CHANNELS + 1];
 } span_list;
 
 /* (Without branches: which pointers are set differs from call to call and
@@ -317,6 +327,10 @@ static void span_list_of(const pendula_outputs *out, span_list *list)
 	}
 	list->ch[n] = (unsigned char)PENDULA_CH_ENERGY_LEVEL;
 	n += out->ch[PENDULA_CH_ENERGY_LEVEL] != NULL;
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		list->ch[n] = (unsigned char)(PENDULA_CH_W_LEVEL + k);
+		n += out->ch[PENDULA_CH_W_LEVEL + k] != NULL;
+	}
 	list->n = n;
 }
 
@@ -350,7 +364,9 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 			continue;
 		}
 		if (ch >= PENDULA_CH_W) {
-			const int k = ch - PENDULA_CH_W;
+			/* (the pulses are never listed) */
+			const int level = ch >= PENDULA_CH_W_LEVEL;
+			const int k = ch - (level ? PENDULA_CH_W_LEVEL : PENDULA_CH_W);
 			float d[5], v;
 			if (e->sys.ops->velocity_outputs == PENDULA_VEL_ANGLE) {
 				angle_rate_quartic(e, k, d);
@@ -364,7 +380,10 @@ static void write_one(const pendula_engine *e, const pendula_outputs *out, const
 				                 e->fpoly[PENDULA_CH_Y + k], dx, dy, scale,
 				                 direction_bound(), u);
 			}
-			*buf = clamp_output(v, -1.0f, 1.0f);
+			*buf =
+			    level ? pendula_velocity_level_of(clamp_output(
+			                v, -PENDULA_VELOCITY_LEVEL_LIM, PENDULA_VELOCITY_LEVEL_LIM))
+			          : clamp_output(v, -1.0f, 1.0f);
 			continue;
 		}
 		const int k = ch - PENDULA_CH_THETA;
@@ -407,8 +426,14 @@ static void write_span(const pendula_engine *e, const pendula_outputs *out, cons
 				write_energy_level(buf, e->fpoly[PENDULA_CH_ENERGY], u, n);
 				continue;
 			}
+			if (ch >= PENDULA_CH_W_LEVEL) {
+				write_velocity(e, ch - PENDULA_CH_W_LEVEL, buf, u, n,
+				               PENDULA_VELOCITY_LEVEL_LIM);
+				velocity_levels(buf, n);
+				continue;
+			}
 			if (ch >= PENDULA_CH_W) {
-				write_velocity(e, ch - PENDULA_CH_W, buf, u, n);
+				write_velocity(e, ch - PENDULA_CH_W, buf, u, n, 1.0f);
 				continue;
 			}
 			const int k = ch - PENDULA_CH_THETA;

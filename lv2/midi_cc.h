@@ -42,7 +42,10 @@
 extern "C" {
 #endif
 
-#define PENDULA_CC_MAX_OUTPUTS 32
+/* One slot per signal output of the largest plugin: lv2/routing.h asserts
+ * it equals PENDULA_MAX_SIGNAL_OUTPUTS (contract/ports.h), which the build
+ * checks against the port table. */
+#define PENDULA_CC_MAX_OUTPUTS 36
 /* Messages one frame can produce: an MSB/LSB pair per output. */
 #define PENDULA_CC_MAX_MSGS    (2 * PENDULA_CC_MAX_OUTPUTS)
 

@@ -101,7 +101,8 @@ void pendula_routing_last_from_engine(pendula_routing *r, const pendula_engine *
 			v = (float)x;
 		else if (ch == PENDULA_CH_ENERGY)
 			v = pendula_energy_output(x);
-		else if (ch == PENDULA_CH_ENERGY_LEVEL)
+		else if (ch == PENDULA_CH_ENERGY_LEVEL ||
+		         (ch >= PENDULA_CH_W_LEVEL && ch < PENDULA_CH_W_LEVEL + PENDULA_MAX_BODIES))
 			v = (float)x; /* (already the output's float) */
 		else
 			v = pendula_tip_output(x);

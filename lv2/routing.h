@@ -25,8 +25,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Signal outputs a plugin may have (the CC encoder's limit). */
-#define PENDULA_MAX_SIGNALS PENDULA_CC_MAX_OUTPUTS
+/* Signal outputs a plugin may have: the CC encoder has a slot for each. */
+#define PENDULA_MAX_SIGNALS PENDULA_MAX_SIGNAL_OUTPUTS
+_Static_assert(PENDULA_CC_MAX_OUTPUTS == PENDULA_MAX_SIGNALS,
+               "the CC encoder has one slot per signal output of the largest plugin");
 
 typedef struct {
 	/* Signal outputs of this variant, in table order: port id, engine

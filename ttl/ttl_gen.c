@@ -611,6 +611,13 @@ int main(int argc, char **argv)
 			return usage(msg);
 		}
 	}
+	if (pendula_max_signal_outputs() != PENDULA_MAX_SIGNAL_OUTPUTS) {
+		fprintf(stderr,
+		        "ttl_gen: the largest plugin has %d signal outputs, "
+		        "PENDULA_MAX_SIGNAL_OUTPUTS (contract/ports.h) says %d\n",
+		        pendula_max_signal_outputs(), PENDULA_MAX_SIGNAL_OUTPUTS);
+		return 1;
+	}
 	if (markdown) {
 		if (outdir || binary || i < argc)
 			return usage("--markdown takes no other argument");

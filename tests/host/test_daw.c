@@ -402,10 +402,11 @@ static size_t expected_cc(const DawHost *h, const cc_route *routes, int n_routes
 static void cc_case(bool bits14, bool fast)
 {
 	const cc_route routes[] = {
-	    {P_OUT_THETA1, 1, 0}, {P_OUT_THETA2, 2, 0},  {P_OUT_TIP_X, 3, 1},
-	    {P_OUT_TIP_Y, 4, 1},  {P_OUT_ENERGY, 70, 2}, /* 70: no LSB partner, 7-bit */
+	    {P_OUT_THETA1, 1, 0},       {P_OUT_THETA2, 2, 0},  {P_OUT_TIP_X, 3, 1},
+	    {P_OUT_TIP_Y, 4, 1},        {P_OUT_ENERGY, 70, 2}, /* 70: no LSB partner, 7-bit */
+	    {P_OUT_OMEGA1_LEVEL, 5, 1},                        /* [-1, 1] as the tip */
 	};
-	const int n_routes = 5, channel = 3;
+	const int n_routes = 6, channel = 3;
 	const double energy_max = fast ? 0.8 : 0.05; /* fast: clipped (energy 0.95) */
 	DawHost *hosts[2];
 	for (int k = 0; k < 2; ++k) {
@@ -432,7 +433,8 @@ static void cc_case(bool bits14, bool fast)
 			        : routes[r].signal == P_OUT_THETA2 ? P_CC_THETA2
 			        : routes[r].signal == P_OUT_TIP_X  ? P_CC_TIP_X
 			        : routes[r].signal == P_OUT_TIP_Y  ? P_CC_TIP_Y
-			                                           : P_CC_ENERGY,
+			        : routes[r].signal == P_OUT_ENERGY ? P_CC_ENERGY
+			                                           : P_CC_OMEGA1_LEVEL,
 			        (float)routes[r].cc);
 		h->recording = true;
 		h->record_midi = true;
@@ -442,7 +444,7 @@ static void cc_case(bool bits14, bool fast)
 		hosts[k] = h;
 	}
 	DawHost *h = hosts[0];
-	const size_t cap = 4 * (size_t)(2 * RATE / CC_INTERVAL + 2) * 5;
+	const size_t cap = 4 * (size_t)(2 * RATE / CC_INTERVAL + 2) * 6;
 	daw_midi *want = (daw_midi *)lv2th_calloc(cap, sizeof(daw_midi));
 	const size_t n_want =
 	    expected_cc(h, routes, n_routes, channel, bits14, energy_max, want, cap);
@@ -471,9 +473,9 @@ static void cc_case(bool bits14, bool fast)
 		same_cv = hosts[1]->midi[i].frame == h->midi[i].frame &&
 		          !memcmp(hosts[1]->midi[i].bytes, h->midi[i].bytes, 4);
 	printf("\n    %s, %s: %zu events (expected %zu, first %zu match); per output in 2 s: "
-	       "%zu %zu %zu %zu %zu; smallest gap %lld frames",
+	       "%zu %zu %zu %zu %zu %zu; smallest gap %lld frames",
 	       bits14 ? "14-bit" : "7-bit", fast ? "audio-rate motion" : "slow sway", h->n_midi,
-	       n_want, match, per_cc[1], per_cc[2], per_cc[3], per_cc[4], per_cc[70],
+	       n_want, match, per_cc[1], per_cc[2], per_cc[3], per_cc[4], per_cc[70], per_cc[5],
 	       (long long)min_gap);
 	if (match < n_want && match < h->n_midi)
 		printf("\n    first mismatch: frame %lld %02x %02x %02x, expected frame %lld "

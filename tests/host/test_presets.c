@@ -352,6 +352,62 @@ static void test_run_time_start(void)
 	}
 }
 
+/* How one preset's velocity outputs use their range, body by body
+ * (issue 37): the frames at which |omega{k}| > 0.99 and those at which
+ * |omega{k}_level| > 0.99, the largest rate v = l / sqrt(1 - l^2) that
+ * the level l shows, and the frames at which omega{k} is inside (-1, 1)
+ * and the level is not v / sqrt(1 + v^2) of it (computed here). */
+typedef struct {
+	size_t old_pinned[PENDULA_MAX_BODIES], new_pinned[PENDULA_MAX_BODIES];
+	double v_max;
+	size_t level_wrong;
+} omega_use;
+
+static const pendula_port_id omega_out[PENDULA_MAX_BODIES] = {
+    P_OUT_OMEGA1, P_OUT_OMEGA2, P_OUT_OMEGA3, P_OUT_OMEGA4, P_OUT_OMEGA5, P_OUT_OMEGA6};
+static const pendula_port_id omega_level_out[PENDULA_MAX_BODIES] = {
+    P_OUT_OMEGA1_LEVEL, P_OUT_OMEGA2_LEVEL, P_OUT_OMEGA3_LEVEL,
+    P_OUT_OMEGA4_LEVEL, P_OUT_OMEGA5_LEVEL, P_OUT_OMEGA6_LEVEL};
+
+static void omega_use_add(const DawHost *h, uint32_t n, omega_use *u)
+{
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		if (!h->has[omega_out[k]])
+			continue;
+		const float *w = h->buf[omega_out[k]], *l = h->buf[omega_level_out[k]];
+		for (uint32_t f = 0; f < n; ++f) {
+			u->old_pinned[k] += fabsf(w[f]) > 0.99f;
+			u->new_pinned[k] += fabsf(l[f]) > 0.99f;
+			const double a = fabs((double)l[f]);
+			u->v_max = fmax(u->v_max, a < 1.0 ? a / sqrt(1.0 - a * a) : INFINITY);
+			const float want = (float)((double)w[f] / sqrt(1.0 + (double)w[f] * w[f]));
+			u->level_wrong += fabsf(w[f]) < 1.0f && l[f] != want;
+		}
+	}
+}
+
+/* The fractions of frames pinned, old and new, printed per body; the level
+ * pins at no more than 5 % of any body's frames. */
+static void omega_use_check(const DawHost *h, const char *slug, const omega_use *u, size_t frames)
+{
+	if (!h->has[omega_out[0]])
+		return;
+	CHECK(u->level_wrong == 0,
+	      "%s: omega_level is not v / sqrt(1 + v^2) of omega at %zu frames", slug,
+	      u->level_wrong);
+	printf("\n    %-20s |v| up to %.2f; frames beyond 0.99, omega/omega_level:", slug,
+	       u->v_max);
+	for (int k = 0; k < PENDULA_MAX_BODIES; ++k) {
+		if (!h->has[omega_out[k]])
+			continue;
+		const double old = (double)u->old_pinned[k] / (double)frames,
+		             now = (double)u->new_pinned[k] / (double)frames;
+		printf(" %.3f/%.3f", old, now);
+		CHECK(now < 0.05, "%s: omega%d_level beyond 0.99 at %.1f %% of the frames", slug,
+		      k + 1, 100.0 * now);
+	}
+}
+
 /* Each preset's span of every output against its declared range, over 20 s
  * from its start (the audio variant): never outside the range (the edge
  * test, test_edge.c, checks the corners of the settings).  energy_level is
@@ -359,7 +415,8 @@ static void test_run_time_start(void)
  * here), and every preset's motion reads at least a tenth of its range
  * there (for a level the value reached counts, not its span: a motion
  * without damping keeps its energy; a preset played by notes gets a note).  The part of the range
- * every other output spans is printed where it is below a tenth (issue 37). */
+ * every other output spans is printed where it is below a tenth (issue 37).
+ * The velocity levels: omega_use_add and omega_use_check. */
 static void test_output_spans(void)
 {
 	for (size_t i = 0; i < n_presets; ++i) {
@@ -379,17 +436,20 @@ static void test_output_spans(void)
 			hi[id] = -INFINITY;
 		}
 		size_t level_wrong = 0;
+		omega_use use = {{0}, {0}, 0.0, 0};
 		/* a preset played by notes (Plucked chain) gets one, at the start */
 		if (h->has[P_PLUCK_ENERGY] && h->control[P_PLUCK_ENERGY] > 0.0f) {
 			const uint8_t on[3] = {0x90, 60, 127};
 			daw_in_midi(h, 0, on, 3);
 		}
-		for (int64_t done = 0; done < (int64_t)(20.0 * RATE); done += BLOCK) {
+		int64_t frames = 0;
+		for (; frames < (int64_t)(20.0 * RATE); frames += BLOCK) {
 			daw_run(h, BLOCK);
 			for (uint32_t f = 0; f < BLOCK; ++f) {
 				const float e = h->buf[P_OUT_ENERGY][f], a = sqrtf(e);
 				level_wrong += h->buf[P_OUT_ENERGY_LEVEL][f] != a / (1.0f + a);
 			}
+			omega_use_add(h, BLOCK, &use);
 			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 				if (!h->has[id])
 					continue;
@@ -411,6 +471,7 @@ static void test_output_spans(void)
 		CHECK(hi[P_OUT_ENERGY_LEVEL] >= 0.1f && hi[P_CTL_ENERGY_LEVEL] >= 0.1f,
 		      "%s: energy_level reaches only %g (control %g)", p->slug,
 		      (double)hi[P_OUT_ENERGY_LEVEL], (double)hi[P_CTL_ENERGY_LEVEL]);
+		omega_use_check(h, p->slug, &use, (size_t)frames);
 		printf("\n    %-20s energy_level %.3f..%.3f; below a tenth:", p->slug,
 		       (double)lo[P_OUT_ENERGY_LEVEL], (double)hi[P_OUT_ENERGY_LEVEL]);
 		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {

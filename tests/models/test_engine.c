@@ -4,7 +4,8 @@
  * program, the physics of the angle models (test_angle_physics.c), their
  * integrator (test_integrator.c), the engine's sampler (here: defaults,
  * block sizes, sample rates, smooth outputs, settings changed while
- * running, the state at the end of the step, memory) and its limits
+ * running, the state at the end of the step, the velocity level's map,
+ * memory) and its limits
  * (test_engine_limits.c).
  *
  * Ground truth never comes from the engine's own output: every reference is
@@ -303,6 +304,48 @@ static void test_settings_latency(void)
 	CU_ASSERT(fabs(f.theta[2] - p.theta_init[2]) < 1e-6);
 	pendula_engine_free(e);
 }
+/* The velocity level's map v / sqrt(1 + v^2) (pmath.h) at values where it
+ * is known: exact where the square root is (3/4 -> 3/5), within an ulp of
+ * 1/sqrt(2), sqrt(3)/2 and 7/sqrt(50); odd, nondecreasing and within
+ * [-1, 1] over a sweep; +-1 at the infinities, 0 for NaN and for a
+ * subnormal, never a subnormal result. */
+static void test_velocity_level_map(void)
+{
+	const struct {
+		float v, want, tol;
+	} c[] = {
+	    {0.0f, 0.0f, 0.0f},
+	    {0.75f, 0.6f, 0.0f},
+	    {-0.75f, -0.6f, 0.0f},
+	    {1.0f, 0.70710678f, 6e-8f},
+	    {-1.7320508f, -0.8660254f, 1.2e-7f},
+	    {7.0f, 0.98994949f, 1.2e-7f},
+	    {1e-10f, 1e-10f, 0.0f},
+	    {1e-19f, 1e-19f, 0.0f},
+	    {1e-21f, 0.0f, 0.0f},
+	    {1e-40f, 0.0f, 0.0f},
+	    {1e30f, 1.0f, 0.0f},
+	    {-1e30f, -1.0f, 0.0f},
+	    {INFINITY, 1.0f, 0.0f},
+	    {-INFINITY, -1.0f, 0.0f},
+	    {NAN, 0.0f, 0.0f},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; ++i) {
+		const float l = pendula_velocity_level_of(c[i].v);
+		CU_ASSERT(fabsf(l - c[i].want) <= c[i].tol);
+	}
+	float prev = -1.0f;
+	int bad = 0;
+	for (int i = -200000; i <= 200000; ++i) {
+		const float v = (float)i * 1e-3f, l = pendula_velocity_level_of(v);
+		bad += l != -pendula_velocity_level_of(-v);
+		bad += !(l >= prev && l <= 1.0f);
+		bad += !(l == 0.0f || fabsf(l) >= FLT_MIN);
+		prev = l;
+	}
+	CU_ASSERT(bad == 0);
+}
+
 static void test_memory(void)
 {
 	printf("  engine state: %lu bytes\n", pendula_engine_size());
@@ -319,6 +362,7 @@ static CU_TestInfo engine_tests[] = {
     {"bodies added while running", test_bodies_added},
     {"the state at the end of the current step", test_engine_state},
     {"new settings act within 10 ms at any time scale", test_settings_latency},
+    {"the velocity level's map", test_velocity_level_map},
     {"memory", test_memory},
     CU_TEST_INFO_NULL,
 };
