@@ -756,11 +756,23 @@ static const void *extension_data(const char *uri)
 	 deactivate,                                     \
 	 cleanup,                                        \
 	 extension_data},
-/* In the order of pendula_variant: the -midi plugins after the others. */
+#define PENDULA_X_MOD_DESCRIPTORS(id, slug, name, desc) \
+	{PENDULA_URI_BASE #slug "-mod",                 \
+	 instantiate,                                   \
+	 connect_port,                                  \
+	 activate,                                      \
+	 run,                                           \
+	 deactivate,                                    \
+	 cleanup,                                       \
+	 extension_data},
+/* In the order of pendula_variant: the -midi plugins after the others,
+ * then the -mod ones. */
 static const LV2_Descriptor descriptors[PENDULA_N_VARIANTS] = {
-    PENDULA_MODELS(PENDULA_X_DESCRIPTORS) PENDULA_MODELS(PENDULA_X_MIDI_DESCRIPTORS)};
+    PENDULA_MODELS(PENDULA_X_DESCRIPTORS) PENDULA_MODELS(PENDULA_X_MIDI_DESCRIPTORS)
+        PENDULA_MODELS(PENDULA_X_MOD_DESCRIPTORS)};
 #undef PENDULA_X_DESCRIPTORS
 #undef PENDULA_X_MIDI_DESCRIPTORS
+#undef PENDULA_X_MOD_DESCRIPTORS
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index)
 {
