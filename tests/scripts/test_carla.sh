@@ -3,7 +3,7 @@
 #
 # Pendula in Carla (tests/scripts/carla/carla_check.py; docs/HOSTS.md,
 # "Carla"), on a private JACK server with the dummy backend: every -cv
-# plugin runs in Carla's rack, and the README's patchbay example moves the
+# and -mod plugin (the plugins with CV ports) runs in Carla's rack, and the README's patchbay example moves the
 # filter's cutoff across its range with the step the README gives (and not
 # without it).  Carla is not in Debian 12: build its host library from its
 # public sources (`make backend` in a checkout) and point CARLA_DIR at the
@@ -44,7 +44,8 @@ status=0
 echo "== rack"
 out=$(timeout 120 python3 "$here/carla/carla_check.py" "$carla" rack \
 	"${base}double-cv" "${base}parallel-cv" "${base}chain-cv" "${base}spherical-cv" \
-	"${base}bead-cv" 2>&1)
+	"${base}bead-cv" "${base}double-mod" "${base}parallel-mod" "${base}chain-mod" \
+	"${base}spherical-mod" "${base}bead-mod" 2>&1)
 rc=$?
 echo "$out" | grep -E '^(ok|FAIL)'
 { [ $rc -ne 0 ] || echo "$out" | grep -q '^FAIL'; } && status=1
