@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Pendula LV2 glue: every plugin of docs/PORTS.md (three per model of the registry)
+ * Pendula LV2 glue: every plugin of docs/PORTS.md (four per model of the registry)
  * in one shared object.  Thin on purpose, and the same for every model: map
  * ports, read and clamp controls, smooth the physical ones, call the engine,
  * write outputs.  What each port means (which setting it fills, which
