@@ -12,6 +12,8 @@
  *               a MOD CV output's signal
  *   .channel    a signal output's engine channel (pendula_engine.h)
  *   .group      the pg:group (PG_*, ports.h)
+ *   .not_cv     models whose plugins with CV ports (-cv, -mod) leave the row
+ *               out, to stay within 32 CV ports (ports.h, PENDULA_MAX_CV_PORTS)
  * Order = port index order (see ports.h: a row that an existing model has
  * goes to the END).
  */
@@ -852,22 +854,22 @@
 	X(P_CTL_DRIVE_LEVEL, .symbol = "drive_level", .name = "Drive level", .kind = PK_CONTROL_OUT, .models = PM_ALL, .group = PG_READOUTS, \
 	  .min = 0, .max = 1, .unit = PU_COEF, \
 	  .doc = "Peak magnitude of the drive signal over the last block, clamped to 1; 0 unconnected (shows that sound arrives even at drive_gain 0)") \
-	X(P_OUT_OMEGA1_LEVEL, .symbol = "omega1_level", .name = "Angular velocity level 1", .kind = PK_SIGNAL_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
+	X(P_OUT_OMEGA1_LEVEL, .symbol = "omega1_level", .name = "Angular velocity level 1", .kind = PK_SIGNAL_OUT, .models = PM_EXCEPT(PM(BEAD)), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA1_LEVEL, .channel = PENDULA_CH_W_LEVEL + 0, \
 	  .doc = "omega1 before its clamp, v, as v / sqrt(1 + v^2): like omega1 in a small swing, 0.71 at the reference rate, 0.99 at 7 times it (0 beyond N)") \
-	X(P_OUT_OMEGA2_LEVEL, .symbol = "omega2_level", .name = "Angular velocity level 2", .kind = PK_SIGNAL_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
+	X(P_OUT_OMEGA2_LEVEL, .symbol = "omega2_level", .name = "Angular velocity level 2", .kind = PK_SIGNAL_OUT, .models = PM_EXCEPT(PM(BEAD)), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA2_LEVEL, .channel = PENDULA_CH_W_LEVEL + 1, \
 	  .doc = "omega2 before its clamp, v, as v / sqrt(1 + v^2): like omega2 in a small swing, 0.71 at the reference rate, 0.99 at 7 times it (0 beyond N)") \
-	X(P_OUT_OMEGA3_LEVEL, .symbol = "omega3_level", .name = "Angular velocity level 3", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	X(P_OUT_OMEGA3_LEVEL, .symbol = "omega3_level", .name = "Angular velocity level 3", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA3_LEVEL, .channel = PENDULA_CH_W_LEVEL + 2, \
 	  .doc = "omega3 before its clamp, v, as v / sqrt(1 + v^2): like omega3 in a small swing, 0.71 at the reference rate, 0.99 at 7 times it (0 beyond N)") \
-	X(P_OUT_OMEGA4_LEVEL, .symbol = "omega4_level", .name = "Angular velocity level 4", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	X(P_OUT_OMEGA4_LEVEL, .symbol = "omega4_level", .name = "Angular velocity level 4", .kind = PK_SIGNAL_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA4_LEVEL, .channel = PENDULA_CH_W_LEVEL + 3, \
 	  .doc = "omega4 before its clamp, v, as v / sqrt(1 + v^2): like omega4 in a small swing, 0.71 at the reference rate, 0.99 at 7 times it (0 beyond N)") \
-	X(P_OUT_OMEGA5_LEVEL, .symbol = "omega5_level", .name = "Angular velocity level 5", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	X(P_OUT_OMEGA5_LEVEL, .symbol = "omega5_level", .name = "Angular velocity level 5", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA5_LEVEL, .channel = PENDULA_CH_W_LEVEL + 4, \
 	  .doc = "omega5 before its clamp, v, as v / sqrt(1 + v^2): like omega5 in a small swing, 0.71 at the reference rate, 0.99 at 7 times it (0 beyond N)") \
-	X(P_OUT_OMEGA6_LEVEL, .symbol = "omega6_level", .name = "Angular velocity level 6", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	X(P_OUT_OMEGA6_LEVEL, .symbol = "omega6_level", .name = "Angular velocity level 6", .kind = PK_SIGNAL_OUT, .models = PM(CHAIN), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -1, .max = 1, .unit = PU_NORM, .related = P_CTL_OMEGA6_LEVEL, .channel = PENDULA_CH_W_LEVEL + 5, \
 	  .doc = "omega6 before its clamp, v, as v / sqrt(1 + v^2): like omega6 in a small swing, 0.71 at the reference rate, 0.99 at 7 times it (0 beyond N)") \
 	X(P_CTL_OMEGA1_LEVEL, .symbol = "omega1_level_ctl", .name = "Angular velocity level 1 (control)", .kind = PK_CONTROL_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_READOUTS, \
@@ -888,22 +890,22 @@
 	X(P_CTL_OMEGA6_LEVEL, .symbol = "omega6_level_ctl", .name = "Angular velocity level 6 (control)", .kind = PK_CONTROL_OUT, .models = PM(CHAIN), .group = PG_READOUTS, \
 	  .min = -1, .max = 1, .unit = PU_NORM, \
 	  .doc = "Block-rate copy of omega6_level") \
-	X(P_VOLTS_OMEGA1_LEVEL, .symbol = "omega1_level_volts", .name = "Angular velocity level 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
+	X(P_VOLTS_OMEGA1_LEVEL, .symbol = "omega1_level_volts", .name = "Angular velocity level 1 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM(BEAD)), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA1_LEVEL, \
 	  .doc = "omega1_level scaled from its range onto -5 to 5 V (a MOD CV port)") \
-	X(P_VOLTS_OMEGA2_LEVEL, .symbol = "omega2_level_volts", .name = "Angular velocity level 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM(BEAD)), .group = PG_OUTPUTS, \
+	X(P_VOLTS_OMEGA2_LEVEL, .symbol = "omega2_level_volts", .name = "Angular velocity level 2 (V)", .kind = PK_MOD_CV_OUT, .models = PM_EXCEPT(PM(BEAD)), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA2_LEVEL, \
 	  .doc = "omega2_level scaled from its range onto -5 to 5 V (a MOD CV port)") \
-	X(P_VOLTS_OMEGA3_LEVEL, .symbol = "omega3_level_volts", .name = "Angular velocity level 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	X(P_VOLTS_OMEGA3_LEVEL, .symbol = "omega3_level_volts", .name = "Angular velocity level 3 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA3_LEVEL, \
 	  .doc = "omega3_level scaled from its range onto -5 to 5 V (a MOD CV port)") \
-	X(P_VOLTS_OMEGA4_LEVEL, .symbol = "omega4_level_volts", .name = "Angular velocity level 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .group = PG_OUTPUTS, \
+	X(P_VOLTS_OMEGA4_LEVEL, .symbol = "omega4_level_volts", .name = "Angular velocity level 4 (V)", .kind = PK_MOD_CV_OUT, .models = PM(PARALLEL) | PM(CHAIN) | PM(SPHERICAL), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA4_LEVEL, \
 	  .doc = "omega4_level scaled from its range onto -5 to 5 V (a MOD CV port)") \
-	X(P_VOLTS_OMEGA5_LEVEL, .symbol = "omega5_level_volts", .name = "Angular velocity level 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	X(P_VOLTS_OMEGA5_LEVEL, .symbol = "omega5_level_volts", .name = "Angular velocity level 5 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA5_LEVEL, \
 	  .doc = "omega5_level scaled from its range onto -5 to 5 V (a MOD CV port)") \
-	X(P_VOLTS_OMEGA6_LEVEL, .symbol = "omega6_level_volts", .name = "Angular velocity level 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .group = PG_OUTPUTS, \
+	X(P_VOLTS_OMEGA6_LEVEL, .symbol = "omega6_level_volts", .name = "Angular velocity level 6 (V)", .kind = PK_MOD_CV_OUT, .models = PM(CHAIN), .not_cv = PM(CHAIN), .group = PG_OUTPUTS, \
 	  .min = -5, .max = 5, .unit = PU_VOLT, .related = P_OUT_OMEGA6_LEVEL, \
 	  .doc = "omega6_level scaled from its range onto -5 to 5 V (a MOD CV port)") \
 	X(P_CC_OMEGA1_LEVEL, .symbol = "cc_omega1_level", .name = "CC for angular velocity level 1", .kind = PK_CONTROL_IN, .models = PM_EXCEPT(PM(BEAD)), .group = PG_MIDI, \

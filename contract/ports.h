@@ -6,9 +6,10 @@
  * header.  This file holds what a row is made of and what follows from the
  * rows; the rows themselves are in port_table.h, the units in units.h.
  *
- * The plugins: three per model of the registry (engine/pendula_models.h),
- * <slug> with audio signal outputs, <slug>-cv with CV outputs and
- * <slug>-midi with no signal port (control and MIDI ports only).  Every port
+ * The plugins: four per model of the registry (engine/pendula_models.h),
+ * <slug> with audio signal outputs, <slug>-cv with CV outputs, <slug>-midi
+ * with no signal port (control and MIDI ports only) and <slug>-mod whose
+ * signal outputs are MOD's CV ports in volts.  Every port
  * of every plugin has one global id (enum pendula_port_id); a plugin's port
  * index is the position of the port among the rows whose model set includes
  * that plugin's model (pendula_port_index()).
@@ -42,16 +43,23 @@
 #define PENDULA_LV2_MINOR_VERSION 2
 #define PENDULA_LV2_MICRO_VERSION 0
 
-/* Plugins: three per model.  The audio and -cv plugins are numbered
+/* Plugins: four per model.  The audio and -cv plugins are numbered
  * 2 model + cv, the order they were released in (lv2_descriptor() indices
- * and the manifest keep it); the -midi plugins follow, 2 N + model.  A
- * -midi plugin has the model's control and atom ports but no signal port
- * (docs/HOSTS.md, "Ardour": a DAW places it as a MIDI effect, so nothing of
- * it reaches the master bus). */
+ * and the manifest keep it); the -midi plugins follow, 2 N + model, then
+ * the -mod plugins, 3 N + model.  A -midi plugin has the model's control
+ * and atom ports but no signal port (docs/HOSTS.md, "Ardour": a DAW places
+ * it as a MIDI effect, so nothing of it reaches the master bus).  A -mod
+ * plugin has the same, an audio drive input, and each signal output only
+ * as its MOD CV twin in volts (docs/HOSTS.md, "MOD"). */
 typedef int pendula_variant;
-typedef enum { PENDULA_KIND_AUDIO, PENDULA_KIND_CV, PENDULA_KIND_MIDI } pendula_variant_kind;
+typedef enum {
+	PENDULA_KIND_AUDIO,
+	PENDULA_KIND_CV,
+	PENDULA_KIND_MIDI,
+	PENDULA_KIND_MOD
+} pendula_variant_kind;
 #define PENDULA_N_SIGNAL_VARIANTS (2 * PENDULA_N_MODELS) /* the audio and -cv plugins */
-#define PENDULA_N_VARIANTS        (3 * PENDULA_N_MODELS)
+#define PENDULA_N_VARIANTS        (4 * PENDULA_N_MODELS)
 enum {
 #define PENDULA_X_VARIANT_ENUM(id, slug, name, desc) \
 	PENDULA_VARIANT_##id = 2 * PENDULA_MODEL_##id, PENDULA_VARIANT_##id##_CV,
@@ -64,6 +72,18 @@ enum {
 	PENDULA_MODELS(PENDULA_X_VARIANT_MIDI_ENUM)
 #undef PENDULA_X_VARIANT_MIDI_ENUM
 };
+enum {
+#define PENDULA_X_VARIANT_MOD_ENUM(id, slug, name, desc) \
+	PENDULA_VARIANT_##id##_MOD = 3 * PENDULA_N_MODELS + PENDULA_MODEL_##id,
+	PENDULA_MODELS(PENDULA_X_VARIANT_MOD_ENUM)
+#undef PENDULA_X_VARIANT_MOD_ENUM
+};
+
+/* The most CV ports one plugin has in each direction, and audio ports:
+ * Carla's rack and internal patchbay skip a plugin with more, silently
+ * (docs/HOSTS.md, "Carla").  A test checks every plugin against them. */
+#define PENDULA_MAX_CV_PORTS    32
+#define PENDULA_MAX_AUDIO_PORTS 64
 
 /* Model sets */
 #define PM(id)         (1u << PENDULA_MODEL_##id)
@@ -79,9 +99,9 @@ typedef enum {
 	PK_SIGNAL_IN,  /* lv2:AudioPort in the audio variants, lv2:CVPort (optional) in -cv */
 	PK_ATOM_IN,    /* time:Position and MIDI */
 	PK_ATOM_OUT,   /* MIDI */
-	/* -cv only (absent from the audio variants): a signal output (.related)
-	 * in volts on one of MOD's CV ranges, an lv2:CVPort and mod:CVPort,
-	 * optional (docs/HOSTS.md, "MOD") */
+	/* -mod only: a signal output (.related) in volts on one of MOD's CV
+	 * ranges, an lv2:CVPort and mod:CVPort, optional (docs/HOSTS.md,
+	 * "MOD") */
 	PK_MOD_CV_OUT
 } pendula_port_kind;
 
@@ -201,8 +221,9 @@ typedef struct {
 	unsigned flags;
 	int param; /* offset in pendula_params, or PP_NONE */
 	pendula_param_conv conv;
-	int related; /* port id or P_NONE */
-	int channel; /* engine channel or -1 */
+	int related;     /* port id or P_NONE */
+	int channel;     /* engine channel or -1 */
+	unsigned not_cv; /* models whose -cv and -mod plugins lack the row (port_table.h) */
 	const char *doc;
 } pendula_port_info;
 
@@ -280,6 +301,9 @@ static const char *const pendula_variant_uris[PENDULA_N_VARIANTS] = {
 #define PENDULA_X_VARIANT_MIDI_URI(id, slug, name, desc) PENDULA_URI_BASE #slug "-midi",
         PENDULA_MODELS(PENDULA_X_VARIANT_MIDI_URI)
 #undef PENDULA_X_VARIANT_MIDI_URI
+#define PENDULA_X_VARIANT_MOD_URI(id, slug, name, desc) PENDULA_URI_BASE #slug "-mod",
+            PENDULA_MODELS(PENDULA_X_VARIANT_MOD_URI)
+#undef PENDULA_X_VARIANT_MOD_URI
 };
 static const char *const pendula_variant_names[PENDULA_N_VARIANTS] = {
 #define PENDULA_X_VARIANT_NAME(id, slug, name, desc) #slug, #slug "-cv",
@@ -288,6 +312,9 @@ static const char *const pendula_variant_names[PENDULA_N_VARIANTS] = {
 #define PENDULA_X_VARIANT_MIDI_NAME(id, slug, name, desc) #slug "-midi",
         PENDULA_MODELS(PENDULA_X_VARIANT_MIDI_NAME)
 #undef PENDULA_X_VARIANT_MIDI_NAME
+#define PENDULA_X_VARIANT_MOD_NAME(id, slug, name, desc) #slug "-mod",
+            PENDULA_MODELS(PENDULA_X_VARIANT_MOD_NAME)
+#undef PENDULA_X_VARIANT_MOD_NAME
 };
 
 /* Tempo-sync note values for pivot_x_sync / pivot_y_sync (index 0 = free). */
@@ -384,15 +411,17 @@ static inline const char *pendula_enum_label(pendula_port_id id, long value)
 
 static inline pendula_model pendula_variant_model(pendula_variant v)
 {
-	return (pendula_model)(v < PENDULA_N_SIGNAL_VARIANTS ? v / 2
-	                                                     : v - PENDULA_N_SIGNAL_VARIANTS);
+	return (pendula_model)(v < PENDULA_N_SIGNAL_VARIANTS
+	                           ? v / 2
+	                           : (v - PENDULA_N_SIGNAL_VARIANTS) % PENDULA_N_MODELS);
 }
 
 static inline pendula_variant_kind pendula_variant_kind_of(pendula_variant v)
 {
-	return v >= PENDULA_N_SIGNAL_VARIANTS ? PENDULA_KIND_MIDI
-	       : v % 2                        ? PENDULA_KIND_CV
-	                                      : PENDULA_KIND_AUDIO;
+	return v >= 3 * PENDULA_N_MODELS        ? PENDULA_KIND_MOD
+	       : v >= PENDULA_N_SIGNAL_VARIANTS ? PENDULA_KIND_MIDI
+	       : v % 2                          ? PENDULA_KIND_CV
+	                                        : PENDULA_KIND_AUDIO;
 }
 
 static inline int pendula_variant_is_cv(pendula_variant v)
@@ -405,11 +434,22 @@ static inline int pendula_variant_is_midi(pendula_variant v)
 	return pendula_variant_kind_of(v) == PENDULA_KIND_MIDI;
 }
 
+static inline int pendula_variant_is_mod(pendula_variant v)
+{
+	return pendula_variant_kind_of(v) == PENDULA_KIND_MOD;
+}
+
 /* The plugin of a model and kind. */
 static inline pendula_variant pendula_variant_of(pendula_model model, pendula_variant_kind kind)
 {
-	return kind == PENDULA_KIND_MIDI ? PENDULA_N_SIGNAL_VARIANTS + (int)model
-	                                 : 2 * (int)model + (kind == PENDULA_KIND_CV);
+	switch (kind) {
+	case PENDULA_KIND_MIDI:
+		return PENDULA_N_SIGNAL_VARIANTS + (int)model;
+	case PENDULA_KIND_MOD:
+		return 3 * PENDULA_N_MODELS + (int)model;
+	default:
+		return 2 * (int)model + (kind == PENDULA_KIND_CV);
+	}
 }
 
 static inline unsigned pendula_variant_model_mask(pendula_variant v)
@@ -474,19 +514,32 @@ static inline void pendula_port_range(pendula_variant v, pendula_port_id id, flo
 	pendula_model_port_range(pendula_variant_model(v), id, min, max);
 }
 
-/* Whether a variant has a port: its model has the row, a MOD CV output
- * only in the -cv variant (those rows are at the end of the table, so the
- * audio variants' indices are those of the model's rows), and no signal
- * port in the -midi variant.  The -midi plugins keep drive_gain and
- * drive_axis (they do nothing there, docs/PORTS.md): every plugin of a
- * model then has the same control inputs, and a preset applies to all. */
+/* Whether a variant has a port: its model has the row; the plain signal
+ * outputs only in the audio and -cv variants, the MOD CV outputs only in
+ * -mod, the drive input in all but -midi; and the -cv and -mod variants
+ * leave out the rows whose .not_cv names the model (PENDULA_MAX_CV_PORTS).
+ * The -midi plugins keep drive_gain and drive_axis (they do nothing there,
+ * docs/PORTS.md): every plugin of a model then has the same control
+ * inputs, and a preset applies to all. */
 static inline int pendula_port_in_variant(pendula_variant v, int id)
 {
-	const pendula_port_kind kind = pendula_ports[id].kind;
-	const int signal = kind == PK_SIGNAL_OUT || kind == PK_SIGNAL_IN || kind == PK_MOD_CV_OUT;
-	return (pendula_ports[id].models & pendula_variant_model_mask(v)) &&
-	       (kind != PK_MOD_CV_OUT || pendula_variant_is_cv(v)) &&
-	       !(signal && pendula_variant_is_midi(v));
+	const pendula_port_info *p = &pendula_ports[id];
+	const pendula_variant_kind k = pendula_variant_kind_of(v);
+	const unsigned mask = pendula_variant_model_mask(v);
+	if (!(p->models & mask))
+		return 0;
+	if ((p->not_cv & mask) && (k == PENDULA_KIND_CV || k == PENDULA_KIND_MOD))
+		return 0;
+	switch (p->kind) {
+	case PK_SIGNAL_OUT:
+		return k == PENDULA_KIND_AUDIO || k == PENDULA_KIND_CV;
+	case PK_SIGNAL_IN:
+		return k != PENDULA_KIND_MIDI;
+	case PK_MOD_CV_OUT:
+		return k == PENDULA_KIND_MOD;
+	default:
+		return 1;
+	}
 }
 
 /* Port index of a global id in a variant, or -1 if the variant lacks it. */

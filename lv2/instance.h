@@ -59,7 +59,8 @@ typedef struct {
 	 * input not connected reads its default, see controls.h). */
 	void *port[PENDULA_N_PORT_IDS];
 	/* The host's own buffers by id: port[] differs for a signal the host
-	 * leaves unconnected while its MOD CV output is connected (mod_cv.h). */
+	 * has no port of (a -mod plugin) while its MOD CV output is connected
+	 * (mod_cv.h). */
 	void *host[PENDULA_N_PORT_IDS];
 	/* Port index -> global id, for this variant. */
 	int16_t id_of_index[PENDULA_N_PORT_IDS];
@@ -67,7 +68,7 @@ typedef struct {
 
 	pendula_controls ctl;    /* control inputs, smoothers (controls.c) */
 	pendula_routing route;   /* signal and control outputs (routing.c) */
-	pendula_mod_cv mod_cv;   /* the -cv plugins' MOD CV outputs (mod_cv.c) */
+	pendula_mod_cv mod_cv;   /* the -mod plugins' MOD CV outputs (mod_cv.c) */
 	pendula_notes notes;     /* pulses and notes (notes.c) */
 	pendula_tempo_sync sync; /* transport, tempo-synced forcing (tempo_sync.c) */
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The MOD CV outputs of a -cv plugin (PK_MOD_CV_OUT, contract/ports.h):
+ * The MOD CV outputs of a -mod plugin (PK_MOD_CV_OUT, contract/ports.h):
  * each is one signal output in volts on one of MOD's CV ranges, because a
  * MOD device lists only mod:CVPort outputs and reads them in volts, and a
  * released output keeps its scale (docs/HOSTS.md, "MOD").  This part
  * owns the twin table and writes the volts from the signal's own buffer
  * after the block; the signal is routed as usual, into the volts buffer
- * when the host leaves the signal itself unconnected.  Plain C.
+ * (a -mod plugin has no port of the signal itself).  Plain C.
  */
 #ifndef PENDULA_MOD_CV_H
 #define PENDULA_MOD_CV_H

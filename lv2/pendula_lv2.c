@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Pendula LV2 glue: every plugin of docs/PORTS.md (three per model of the registry)
+ * Pendula LV2 glue: every plugin of docs/PORTS.md (four per model of the registry)
  * in one shared object.  Thin on purpose, and the same for every model: map
  * ports, read and clamp controls, smooth the physical ones, call the engine,
  * write outputs.  What each port means (which setting it fills, which
@@ -756,11 +756,23 @@ static const void *extension_data(const char *uri)
 	 deactivate,                                     \
 	 cleanup,                                        \
 	 extension_data},
-/* In the order of pendula_variant: the -midi plugins after the others. */
+#define PENDULA_X_MOD_DESCRIPTORS(id, slug, name, desc) \
+	{PENDULA_URI_BASE #slug "-mod",                 \
+	 instantiate,                                   \
+	 connect_port,                                  \
+	 activate,                                      \
+	 run,                                           \
+	 deactivate,                                    \
+	 cleanup,                                       \
+	 extension_data},
+/* In the order of pendula_variant: the -midi plugins after the others,
+ * then the -mod ones. */
 static const LV2_Descriptor descriptors[PENDULA_N_VARIANTS] = {
-    PENDULA_MODELS(PENDULA_X_DESCRIPTORS) PENDULA_MODELS(PENDULA_X_MIDI_DESCRIPTORS)};
+    PENDULA_MODELS(PENDULA_X_DESCRIPTORS) PENDULA_MODELS(PENDULA_X_MIDI_DESCRIPTORS)
+        PENDULA_MODELS(PENDULA_X_MOD_DESCRIPTORS)};
 #undef PENDULA_X_DESCRIPTORS
 #undef PENDULA_X_MIDI_DESCRIPTORS
+#undef PENDULA_X_MOD_DESCRIPTORS
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index)
 {

@@ -98,16 +98,22 @@ static void open_outputs(Render *r)
 	const Options *o = &r->o;
 	Host *h = &r->h;
 
-	/* A -midi plugin has no signal to render; its MIDI and control outputs
-	 * are those of the audio plugin of its model (docs/PORTS.md). */
+	/* A -midi plugin has no signal to render, a -mod plugin only MOD CV
+	 * outputs, which are not rendered; their other outputs are those of
+	 * the audio plugin of the model, and a -mod plugin's volts that
+	 * plugin's signals on MOD's scale (docs/PORTS.md). */
 	if (h->n_signals == 0) {
 		const size_t n = strlen(o->plugin), suffix = strlen("-midi");
-		const int cut = n > suffix && !strcmp(o->plugin + n - suffix, "-midi");
-		die_usage(
-		    "%s has no audio or CV outputs to render%s%.*s%s", o->plugin,
-		    cut ? "; its MIDI and control outputs are those of the same motion: render "
-		        : "",
-		    cut ? (int)(n - suffix) : 0, o->plugin, cut ? " instead" : "");
+		const int midi = n > suffix && !strcmp(o->plugin + n - suffix, "-midi");
+		const int mod = n > suffix - 1 && !strcmp(o->plugin + n - (suffix - 1), "-mod");
+		const size_t keep = midi ? n - suffix : mod ? n - (suffix - 1) : 0;
+		die_usage("%s has no audio or CV outputs to render%s%.*s%s", o->plugin,
+		          midi  ? "; its MIDI and control outputs are those of the same motion: "
+		                  "render "
+		          : mod ? "; its MOD CV outputs are the same motion's signals in volts: "
+		                  "render "
+		                : "",
+		          (int)keep, o->plugin, midi || mod ? " instead" : "");
 	}
 	if (o->wav) {
 		r->snd = wav_open(o, h);

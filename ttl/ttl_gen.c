@@ -152,7 +152,7 @@ static void write_port_class(FILE *f, pendula_port_kind kind, int cv)
 	case PK_ATOM_OUT:
 		fputs("lv2:OutputPort, atom:AtomPort", f);
 		break;
-	case PK_MOD_CV_OUT: /* (-cv only) */
+	case PK_MOD_CV_OUT: /* (-mod only) */
 		fputs("lv2:OutputPort, lv2:CVPort, mod:CVPort", f);
 		break;
 	}
@@ -242,17 +242,19 @@ static void write_port(FILE *f, pendula_variant v, pendula_port_id id, int index
 	fputs("\n\t]", f);
 }
 
-/* The suffix of a variant's names: "", " CV" or " MIDI". */
+/* The suffix of a variant's names: "", " CV", " MIDI" or " MOD". */
 static const char *name_suffix(pendula_variant v)
 {
-	static const char *const suffix[] = {
-	    [PENDULA_KIND_AUDIO] = "", [PENDULA_KIND_CV] = " CV", [PENDULA_KIND_MIDI] = " MIDI"};
+	static const char *const suffix[] = {[PENDULA_KIND_AUDIO] = "",
+	                                     [PENDULA_KIND_CV] = " CV",
+	                                     [PENDULA_KIND_MIDI] = " MIDI",
+	                                     [PENDULA_KIND_MOD] = " MOD"};
 	return suffix[pendula_variant_kind_of(v)];
 }
 
 /* MOD's label of a plugin (mod:label): the model's name without a trailing
  * " Pendulum" (the brand says it), or its slug when that is still too long,
- * plus " CV" or " MIDI" for those variants. */
+ * plus " CV", " MIDI" or " MOD" for those variants. */
 static void mod_label(char *buf, size_t size, pendula_variant v)
 {
 	const pendula_model_info *m = &pendula_model_infos[pendula_variant_model(v)];
@@ -314,24 +316,28 @@ static void write_plugin(FILE *f, pendula_variant v)
 {
 	const pendula_model_info *m = &pendula_model_infos[pendula_variant_model(v)];
 	const int cv = pendula_variant_is_cv(v), midi = pendula_variant_is_midi(v);
+	const int mod = pendula_variant_is_mod(v);
 	char name[256], text[512];
 	snprintf(name, sizeof name, "Pendula %s%s", m->name, name_suffix(v));
 	/* MOD lists a plugin under its mod: class when it has one: the CV
-	 * variants under Control Voltage, with the modulators; other hosts do
+	 * and -mod variants under Control Voltage, with the modulators; other hosts do
 	 * not know the class and use lv2:OscillatorPlugin.  The -midi plugins
 	 * are lv2:MIDIPlugin alone (one class, so that a host that shows one
 	 * shows this one): Ardour lists them under "MIDI" (docs/HOSTS.md). */
 	fprintf(f, "\n<%s>\n\ta lv2:Plugin, %s ;\n\tdoap:name ", pendula_variant_uris[v],
-	        midi ? "lv2:MIDIPlugin"
-	        : cv ? "lv2:OscillatorPlugin, mod:ControlVoltagePlugin"
-	             : "lv2:OscillatorPlugin");
+	        midi        ? "lv2:MIDIPlugin"
+	        : cv || mod ? "lv2:OscillatorPlugin, mod:ControlVoltagePlugin"
+	                    : "lv2:OscillatorPlugin");
 	put_string(f, name);
 	if (midi)
 		snprintf(text, sizeof text, "%s at audio rate: its motion as MIDI and controls",
 		         m->name);
 	else
 		snprintf(text, sizeof text, "%s at audio rate: its motion as %s signals and MIDI",
-		         m->name, cv ? "CV" : "audio");
+		         m->name,
+		         cv    ? "CV"
+		         : mod ? "MOD CV"
+		               : "audio");
 	fputs(" ;\n\tdoap:shortdesc ", f);
 	put_string(f, text);
 	mod_label(text, sizeof text, v);
@@ -345,6 +351,13 @@ static void write_plugin(FILE *f, pendula_variant v)
 		snprintf(comment, sizeof comment,
 		         "%s This variant has CV outputs (each optional) instead of audio outputs, "
 		         "for hosts that route CV to parameters.",
+		         m->description);
+		put_string(f, comment);
+	} else if (mod) {
+		char comment[1024];
+		snprintf(comment, sizeof comment,
+		         "%s This variant is for MOD devices: its outputs are MOD CV ports in "
+		         "volts, and its drive input is an audio port.",
 		         m->description);
 		put_string(f, comment);
 	} else if (midi) {
@@ -484,22 +497,27 @@ static const char *kind_text(pendula_port_kind k)
 	case PK_ATOM_OUT:
 		return "atom out: MIDI";
 	case PK_MOD_CV_OUT:
-		return "MOD CV out (-cv only)";
+		return "MOD CV out (-mod only)";
 	}
 	return "?";
 }
 
-/* One table per model: the ports of its three plugins, in index order. */
+/* One table per model: the ports of its four plugins, in index order. */
 static void write_markdown_model(FILE *f, pendula_model model)
 {
 	char a[64];
-	const pendula_variant v = pendula_variant_of(model, PENDULA_KIND_AUDIO);
-	const pendula_variant vm = pendula_variant_of(model, PENDULA_KIND_MIDI);
+	pendula_variant kinds[4];
+	for (int k = 0; k < 4; ++k)
+		kinds[k] = pendula_variant_of(model, (pendula_variant_kind)k);
+	const pendula_variant v = kinds[PENDULA_KIND_AUDIO];
 	const unsigned mask = 1u << model;
-	fprintf(f, "\n## `%s`, `%s` and `%s`\n\n", pendula_variant_names[v],
-	        pendula_variant_names[v + 1], pendula_variant_names[vm]);
-	fputs("| # | # `-midi` | symbol | kind | min | max | default | unit | description |\n"
-	      "|---:|---:|---|---|---:|---:|---|---|---|\n",
+	fprintf(f, "\n## `%s`, `%s`, `%s` and `%s`\n\n", pendula_variant_names[v],
+	        pendula_variant_names[kinds[PENDULA_KIND_CV]],
+	        pendula_variant_names[kinds[PENDULA_KIND_MIDI]],
+	        pendula_variant_names[kinds[PENDULA_KIND_MOD]]);
+	fputs("| # | # `-cv` | # `-midi` | # `-mod` | symbol | kind | min | max | default | unit | "
+	      "description |\n"
+	      "|---:|---:|---:|---:|---|---|---:|---:|---|---|---|\n",
 	      f);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		const pendula_port_info *p = &pendula_ports[id];
@@ -507,11 +525,13 @@ static void write_markdown_model(FILE *f, pendula_model model)
 			continue;
 		const int integer = is_integer_port(p);
 		const int is_atom = p->kind == PK_ATOM_IN || p->kind == PK_ATOM_OUT;
-		/* (the -cv plugin's index: the same for the ports both have) */
-		fprintf(f, "| %d | ", pendula_port_index(v + 1, (pendula_port_id)id));
-		const int midi_index = pendula_port_index(vm, (pendula_port_id)id);
-		if (midi_index >= 0)
-			fprintf(f, "%d", midi_index);
+		/* (an empty cell: that plugin lacks the port) */
+		for (int k = 0; k < 4; ++k) {
+			const int index = pendula_port_index(kinds[k], (pendula_port_id)id);
+			fputs(k ? " | " : "| ", f);
+			if (index >= 0)
+				fprintf(f, "%d", index);
+		}
 		fprintf(f, " | `%s` | %s", p->symbol, kind_text(p->kind));
 		if (p->flags & PF_INTEGER)
 			fputs(", integer", f);
@@ -561,15 +581,21 @@ static void write_markdown(FILE *f)
 	      "`meson compile -C build update-ports-doc` rewrites this file and the\n"
 	      "`ports_doc` test checks it.  Port symbols are the plugins' public\n"
 	      "contract: once released, a symbol never changes meaning.  Indices are\n"
-	      "the `lv2:index` in the plugins of each model (the `-cv` ones have the\n"
-	      "same indices, and after the audio plugin's last port the MOD CV\n"
-	      "outputs `*_volts`, which only they have).  The `-midi` plugins have\n"
-	      "every port but the audio and CV ones (no signal output, no `drive`\n"
-	      "input, no MOD CV output), so their indices differ: column `# -midi`.\n"
-	      "Their control outputs and CCs carry the same values as the other\n"
-	      "plugins'; `drive_gain` and `drive_axis` do nothing there (no drive\n"
-	      "input), and stay so that the three have the same control inputs\n"
-	      "and a preset can apply to any of them.\n"
+	      "the `lv2:index` in each of a model's four plugins, one column each;\n"
+	      "an empty cell: that plugin lacks the port.  The audio and `-cv`\n"
+	      "plugins have the same ports, audio or CV, except that `chain-cv`\n"
+	      "leaves out the `omega{k}_level` signals, so that no plugin has more\n"
+	      "than 32 CV ports (Carla's rack and patchbay skip such a plugin,\n"
+	      "[HOSTS.md](HOSTS.md)): its control copies and CCs carry them, and\n"
+	      "the audio plugin's audio ports.  The `-midi` plugins have every\n"
+	      "port but the audio and CV ones (no signal output, no `drive` input).\n"
+	      "The `-mod` plugins, for MOD devices, have the `-midi` plugin's ports,\n"
+	      "the `drive` input as an audio port, and each signal output only as\n"
+	      "its MOD CV output `*_volts` (`chain-mod` without the velocity levels,\n"
+	      "for the same limit).  Their control outputs and CCs carry the same\n"
+	      "values as the other plugins'; `drive_gain` and `drive_axis` do\n"
+	      "nothing in `-midi` (no drive input), and stay so that the four have\n"
+	      "the same control inputs and a preset can apply to any of them.\n"
 	      "\n"
 	      "What the ports mean: [MODELS.md](MODELS.md) (conventions, units, the\n"
 	      "contract in detail), [GUIDE.md](GUIDE.md) (the chaos knob, continuous\n"

@@ -6,7 +6,7 @@
  *
  *   ui_ttl_gen --binary pendula_ui.so --out ui.ttl
  *
- * Writes, for each of the fifteen plugins: ui:ui <PENDULA_UI_URI>, and the
+ * Writes, for each of the twenty plugins: ui:ui <PENDULA_UI_URI>, and the
  * inline display (lv2:optionalFeature idpy:queue_draw, lv2:extensionData
  * idpy:interface); and the UI: an X11UI with ui:idleInterface and
  * ui:showInterface, ui:parent optional, and a ui:portNotification (float

@@ -7,9 +7,10 @@
  *
  *   ports          TTL vs ports.h: indices, symbols, names, classes, ranges,
  *                  defaults, units, properties, scale points, atom ports
- *   mod_cv         MOD's rules (mod-ui's reader): every signal of a -cv
+ *   mod_cv         MOD's rules (mod-ui's reader): every signal of a -mod
  *                  plugin a MOD CV output on one of MOD's ranges, its values
- *                  in range and on MOD's scale (test_host_mod.c)
+ *                  in range and on MOD's scale, none in the other plugins
+ *                  (test_host_mod.c)
  *   first_frame    frame 0 shows the initial angles (degrees -> theta/pi)
  *   small_osc      normal-mode frequency from theta1 vs the linearised value
  *   energy         constant within 1e-5 relative when lambda = sigma = 0, no

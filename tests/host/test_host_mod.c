@@ -12,9 +12,12 @@
  *     range, one of -10..0, -5..5 or 0..10, in volts (mod:volts);
  *   - mod-ui lists lv2:minorVersion 0 as experimental, an odd minor or
  *     micro version as testing.
- * Then the values: every MOD CV output stays in its range and is its
- * signal on MOD's scale, whether or not the signal itself is connected,
- * for any block sizes, frozen or not.  Run by test_host.c for each plugin.
+ * Only the -mod plugins have MOD CV outputs; the others, -cv too, have
+ * none.  Then the values: every MOD CV output of a -mod plugin stays in
+ * its range and is, on MOD's scale, the signal that the audio plugin of
+ * the same settings gives at the same frames, for any block sizes, frozen
+ * or not, whichever other outputs are connected.  Run by test_host.c for
+ * each plugin.
  */
 #include "host_fixture.h"
 
@@ -55,14 +58,16 @@ static bool mod_range(float lo, float hi)
 	       (lo == 0.0f && hi == 10.0f);
 }
 
-/* The signal a MOD CV output carries: "<signal>_volts". */
+/* The signal a MOD CV output carries: "<signal>_volts", a signal output
+ * of the model (the -mod plugin has no port of its own for it). */
 static int signal_of(pendula_variant v, const char *symbol)
 {
 	const size_t n = strlen(symbol);
 	if (n < 7 || strcmp(symbol + n - 6, "_volts"))
 		return -1;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		if (pendula_port_in_variant(v, id) && pendula_ports[id].kind == PK_SIGNAL_OUT &&
+		if ((pendula_ports[id].models & pendula_variant_model_mask(v)) &&
+		    pendula_ports[id].kind == PK_SIGNAL_OUT &&
 		    strlen(pendula_ports[id].symbol) == n - 6 &&
 		    !strncmp(pendula_ports[id].symbol, symbol, n - 6))
 			return id;
@@ -113,12 +118,14 @@ static int mod_ui_cv_outputs(const LilvPlugin *p, pendula_variant v, int *signal
 		hi[id] = b;
 		++n_cv;
 	}
-	/* Every signal output of a -cv plugin reaches MOD; none of an audio one
-	 * (its signals are audio ports). */
+	/* Every signal output of the model's -cv plugin reaches MOD through its
+	 * -mod plugin; none through the others. */
+	const pendula_variant vc = pendula_variant_of(pendula_variant_model(v), PENDULA_KIND_CV);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		if (pendula_port_in_variant(v, id) && pendula_ports[id].kind == PK_SIGNAL_OUT)
-			CHECK(covered[id] == (bool)pendula_variant_is_cv(v), "%s: %s MOD CV output",
-			      pendula_ports[id].symbol, covered[id] ? "a" : "no");
+		if (pendula_port_in_variant(vc, id) && pendula_ports[id].kind == PK_SIGNAL_OUT)
+			CHECK(covered[id] == (bool)pendula_variant_is_mod(v),
+			      "%s: %s MOD CV output", pendula_ports[id].symbol,
+			      covered[id] ? "a" : "no");
 	return n_cv;
 }
 
@@ -154,12 +161,13 @@ static float expected_volts(int signal, float slo, float shi, float lo, float hi
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* The signal's declared range, as the TTL says (read once per port: lilv's
- * lookups are slow under valgrind). */
-static void signal_range(const LilvPlugin *p, int signal, float *slo, float *shi)
+/* The signal's declared range, as the audio plugin's TTL says (read once
+ * per port: lilv's lookups are slow under valgrind). */
+static void signal_range(pendula_variant va, int signal, float *slo, float *shi)
 {
+	const LilvPlugin *p = plugins[va];
 	const LilvPort *port = lilv_plugin_get_port_by_index(
-	    p, (uint32_t)pendula_port_index(cur_variant, (pendula_port_id)signal));
+	    p, (uint32_t)pendula_port_index(va, (pendula_port_id)signal));
 	*slo = -1.0f;
 	*shi = 1.0f;
 	port_number(p, port, "minimum", slo);
@@ -169,31 +177,32 @@ static void signal_range(const LilvPlugin *p, int signal, float *slo, float *shi
 #define MOD_FRAMES 24000u
 
 typedef struct {
-	float *volts[PENDULA_N_PORT_IDS];
-	float *sig[PENDULA_N_PORT_IDS];
+	float *out[PENDULA_N_PORT_IDS]; /* by the MOD CV output's id */
 } mod_run;
 
-/* A run with every MOD CV output connected, the signals too unless
- * null_signals; blocks of varied sizes (0 too), the last quarter frozen. */
-static void run_mod(mod_run *r, const int *signal, bool null_signals, float energy_max,
-                    float energy_target)
+/* A run of plugin v: blocks of varied sizes (0 too), the last quarter
+ * frozen.  A -mod plugin with the MOD CV outputs that pick[] names
+ * connected, recorded; the audio plugin with its signals connected, each
+ * recorded under its MOD CV output's id. */
+static void run_mod(mod_run *r, pendula_variant v, const int *signal, const bool *pick,
+                    float energy_max, float energy_target)
 {
 	static const uint32_t sizes[] = {1000, 0, 37, 4096, 1, 512, 333};
-	Host *h = host_new(cur_variant, cur_rate);
-	float *vbuf[PENDULA_N_PORT_IDS] = {NULL};
+	const bool mod = pendula_variant_is_mod(v);
+	Host *h = host_new(v, cur_rate);
+	float *buf[PENDULA_N_PORT_IDS] = {NULL};
 	host_set(h, P_ENERGY_MAX, energy_max);
 	host_set(h, P_ENERGY_TARGET, energy_target);
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
-		if (signal[id] < 0)
+		if (signal[id] < 0 || !pick[id])
 			continue;
-		vbuf[id] = lv2th_calloc(MAX_BLOCK, sizeof(float));
-		r->volts[id] = lv2th_calloc(MOD_FRAMES, sizeof(float));
-		r->sig[id] = lv2th_calloc(MOD_FRAMES, sizeof(float));
-		lilv_instance_connect_port(h->inst, (uint32_t)pendula_port_index(cur_variant, id),
-		                           vbuf[id]);
-		if (null_signals)
-			lilv_instance_connect_port(
-			    h->inst, (uint32_t)pendula_port_index(cur_variant, signal[id]), NULL);
+		r->out[id] = lv2th_calloc(MOD_FRAMES, sizeof(float));
+		if (!mod) {
+			buf[id] = h->buf[signal[id]];
+			continue;
+		}
+		buf[id] = lv2th_calloc(MAX_BLOCK, sizeof(float));
+		lilv_instance_connect_port(h->inst, (uint32_t)pendula_port_index(v, id), buf[id]);
 	}
 	for (uint32_t done = 0, k = 0; done < MOD_FRAMES; ++k) {
 		uint32_t n = sizes[k % (sizeof sizes / sizeof sizes[0])];
@@ -202,48 +211,51 @@ static void run_mod(mod_run *r, const int *signal, bool null_signals, float ener
 		host_set(h, P_FREEZE, done >= MOD_FRAMES / 4 * 3 ? 1.0f : 0.0f);
 		host_prepare_atoms(h);
 		lilv_instance_run(h->inst, n);
-		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
-			if (!vbuf[id])
-				continue;
-			memcpy(r->volts[id] + done, vbuf[id], n * sizeof(float));
-			if (!null_signals)
-				memcpy(r->sig[id] + done, h->buf[signal[id]], n * sizeof(float));
-		}
+		for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+			if (buf[id])
+				memcpy(r->out[id] + done, buf[id], n * sizeof(float));
 		done += n;
 	}
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-		free(vbuf[id]);
+		if (mod)
+			free(buf[id]);
 	host_free(h);
 }
 
 static void mod_run_free(mod_run *r)
 {
-	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
-		free(r->volts[id]);
-		free(r->sig[id]);
-	}
+	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
+		free(r->out[id]);
 }
 
-/* The values: in range, the signal on MOD's scale, the same with the
- * signals unconnected. */
-static void check_values(const LilvPlugin *p, const int *signal, const float *lo, const float *hi,
-                         float energy_max, float energy_target)
+/* The values: in range, the audio plugin's signal on MOD's scale, the same
+ * with only every other MOD CV output connected. */
+static void check_values(const int *signal, const float *lo, const float *hi, float energy_max,
+                         float energy_target)
 {
-	mod_run a = {{NULL}, {NULL}}, b = {{NULL}, {NULL}};
-	run_mod(&a, signal, false, energy_max, energy_target);
-	run_mod(&b, signal, true, energy_max, energy_target);
+	const pendula_variant va =
+	    pendula_variant_of(pendula_variant_model(cur_variant), PENDULA_KIND_AUDIO);
+	bool all[PENDULA_N_PORT_IDS], half[PENDULA_N_PORT_IDS];
+	for (int id = 0, k = 0; id < PENDULA_N_PORT_IDS; ++id) {
+		all[id] = true;
+		half[id] = signal[id] >= 0 && k++ % 2 == 0;
+	}
+	mod_run a = {{NULL}}, b = {{NULL}}, sig = {{NULL}};
+	run_mod(&a, cur_variant, signal, all, energy_max, energy_target);
+	run_mod(&b, cur_variant, signal, half, energy_max, energy_target);
+	run_mod(&sig, va, signal, all, energy_max, energy_target);
 	float swing = 0.0f;
 	for (int id = 0; id < PENDULA_N_PORT_IDS; ++id) {
 		if (signal[id] < 0)
 			continue;
 		const char *sym = pendula_ports[id].symbol;
 		float slo, shi;
-		signal_range(p, signal[id], &slo, &shi);
+		signal_range(va, signal[id], &slo, &shi);
 		size_t bad = MOD_FRAMES;
 		for (size_t i = 0; i < MOD_FRAMES && bad == MOD_FRAMES; ++i) {
-			const float v = a.volts[id][i];
+			const float v = a.out[id][i];
 			const float want = expected_volts(signal[id], slo, shi, lo[id], hi[id],
-			                                  a.sig[id][i], energy_max);
+			                                  sig.out[id][i], energy_max);
 			if (!(v >= lo[id] && v <= hi[id]) || fabsf(v - want) > 1e-6f * hi[id])
 				bad = i;
 			if (pendula_ports[signal[id]].channel >= PENDULA_CH_THETA &&
@@ -252,11 +264,14 @@ static void check_values(const LilvPlugin *p, const int *signal, const float *lo
 				swing = fmaxf(swing, fabsf(v));
 		}
 		CHECK(bad == MOD_FRAMES, "%s: frame %zu: %g V for %g (range %g..%g)", sym, bad,
-		      bad < MOD_FRAMES ? (double)a.volts[id][bad] : 0.0,
-		      bad < MOD_FRAMES ? (double)a.sig[id][bad] : 0.0, (double)lo[id],
+		      bad < MOD_FRAMES ? (double)a.out[id][bad] : 0.0,
+		      bad < MOD_FRAMES ? (double)sig.out[id][bad] : 0.0, (double)lo[id],
 		      (double)hi[id]);
-		const size_t d = first_difference(a.volts[id], b.volts[id], MOD_FRAMES);
-		CHECK(d == MOD_FRAMES, "%s: frame %zu differs with the signal unconnected", sym, d);
+		if (b.out[id]) {
+			const size_t d = first_difference(a.out[id], b.out[id], MOD_FRAMES);
+			CHECK(d == MOD_FRAMES, "%s: frame %zu differs with half the outputs", sym,
+			      d);
+		}
 	}
 	/* the angles use MOD's scale, not a fifth of it (the angle outputs of
 	 * the default, large swing pass ±0.2 of a turn) */
@@ -264,6 +279,7 @@ static void check_values(const LilvPlugin *p, const int *signal, const float *lo
 		CHECK(swing > 1.0f, "angles reach only %g V", (double)swing);
 	mod_run_free(&a);
 	mod_run_free(&b);
+	mod_run_free(&sig);
 }
 
 void test_mod_cv(void)
@@ -276,14 +292,14 @@ void test_mod_cv(void)
 		signal[id] = -1;
 	const int n = mod_ui_cv_outputs(p, v, signal, lo, hi);
 	check_stability(p);
-	if (!pendula_variant_is_cv(v)) {
-		CHECK(n == 0, "%d MOD CV outputs in an audio plugin", n);
+	if (!pendula_variant_is_mod(v)) {
+		CHECK(n == 0, "%d MOD CV outputs in the %s plugin", n, pendula_variant_names[v]);
 		return;
 	}
 	CHECK(n > 0, "mod-ui lists no CV output");
 	/* the defaults; then the energy pumped high over the narrowest CC
 	 * range, so that the energy's volts sit at the top */
-	check_values(p, signal, lo, hi, pendula_port_default(v, P_ENERGY_MAX),
+	check_values(signal, lo, hi, pendula_port_default(v, P_ENERGY_MAX),
 	             pendula_port_default(v, P_ENERGY_TARGET));
-	check_values(p, signal, lo, hi, 0.01f, 4.0f);
+	check_values(signal, lo, hi, 0.01f, 4.0f);
 }

@@ -181,7 +181,10 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 	const bool mod_cv = info->kind == PK_MOD_CV_OUT;
 	const bool signal = info->kind == PK_SIGNAL_OUT || info->kind == PK_SIGNAL_IN;
 	const bool atom = info->kind == PK_ATOM_IN || info->kind == PK_ATOM_OUT;
-	CHECK(!mod_cv || cv, "port %s: a MOD CV port in an audio plugin", sym);
+	CHECK(mod_cv == pendula_variant_is_mod(v) || info->kind != PK_MOD_CV_OUT,
+	      "port %s: a MOD CV port outside a -mod plugin", sym);
+	CHECK(!pendula_variant_is_mod(v) || info->kind != PK_SIGNAL_OUT,
+	      "port %s: a plain signal output in a -mod plugin", sym);
 	CHECK(port_is(p, port, LV2_CORE__ControlPort) == control, "port %s: ControlPort", sym);
 	CHECK(port_is(p, port, LV2_CORE__AudioPort) == (signal && !cv), "port %s: AudioPort", sym);
 	CHECK(port_is(p, port, LV2_CORE__CVPort) == ((signal && cv) || mod_cv), "port %s: CVPort",
@@ -278,6 +281,35 @@ static void check_port(const LilvPlugin *p, pendula_variant v, uint32_t index)
 	lilv_scale_points_free(points);
 }
 
+/* Carla's rack and internal patchbay skip, silently, a plugin with more
+ * than 32 CV ports in or out or 64 audio ports (its graph's buffers,
+ * docs/HOSTS.md, "Carla"): every plugin stays within them, counted in the
+ * TTL as a host reads it. */
+static void check_port_counts(const LilvPlugin *p)
+{
+	LilvNode *in = uri_node(LV2_CORE__InputPort), *out = uri_node(LV2_CORE__OutputPort);
+	LilvNode *cv = uri_node(LV2_CORE__CVPort), *audio = uri_node(LV2_CORE__AudioPort);
+	const uint32_t n_cv_in = lilv_plugin_get_num_ports_of_class(p, cv, in, NULL);
+	const uint32_t n_cv_out = lilv_plugin_get_num_ports_of_class(p, cv, out, NULL);
+	const uint32_t n_audio_in = lilv_plugin_get_num_ports_of_class(p, audio, in, NULL);
+	const uint32_t n_audio_out = lilv_plugin_get_num_ports_of_class(p, audio, out, NULL);
+	printf("\n      %u/%u CV, %u/%u audio ports in/out", n_cv_in, n_cv_out, n_audio_in,
+	       n_audio_out);
+	CHECK(n_cv_in <= PENDULA_MAX_CV_PORTS && n_cv_out <= PENDULA_MAX_CV_PORTS,
+	      "%u CV inputs, %u CV outputs: Carla's rack skips the plugin over %d", n_cv_in,
+	      n_cv_out, PENDULA_MAX_CV_PORTS);
+	CHECK(n_audio_in <= PENDULA_MAX_AUDIO_PORTS && n_audio_out <= PENDULA_MAX_AUDIO_PORTS,
+	      "%u audio inputs, %u audio outputs: Carla's rack skips the plugin over %d",
+	      n_audio_in, n_audio_out, PENDULA_MAX_AUDIO_PORTS);
+	/* Carla's limits themselves, so that a larger constant cannot pass */
+	_Static_assert(PENDULA_MAX_CV_PORTS == 32 && PENDULA_MAX_AUDIO_PORTS == 64,
+	               "Carla's MAX_GRAPH_CV_IO and MAX_GRAPH_AUDIO_IO");
+	lilv_node_free(in);
+	lilv_node_free(out);
+	lilv_node_free(cv);
+	lilv_node_free(audio);
+}
+
 void test_ports(void)
 {
 	const pendula_variant v = cur_variant;
@@ -351,6 +383,7 @@ void test_ports(void)
 
 	for (uint32_t i = 0; i < lilv_plugin_get_num_ports(p) && i < pendula_port_count(v); ++i)
 		check_port(p, v, i);
+	check_port_counts(p);
 
 	/* Symbols are unique within the plugin and valid C identifiers (LV2
 	 * requires it).  Two rows of the table may share a symbol if no plugin

@@ -43,8 +43,9 @@
  *                  at least as fast as exp(-lambda t / m) predicts (x 3)
  *   cv variants    the -cv variant of each preset's model gives bit-identical
  *                  outputs
- *   midi variants  the -midi variant (no signal port) sends the same MIDI at
- *                  the same frames, and the same control outputs
+ *   midi variants  the -midi variant (no signal port) and the -mod variant
+ *                  send the same MIDI at the same frames, and the same
+ *                  control outputs
  *   chaos-knob     energy within 2 % of 0.25 over 10..40 s despite damping,
  *                  below the flip level: no flips, swings
  *   flip-sequencer energy within 2 % of 1.2; more than 20 flips and 20 swings
@@ -149,6 +150,10 @@ static void test_library(void)
 			                                    PENDULA_KIND_MIDI)] == !driven,
 			      "%s: drive_gain %s, yet it %s to -midi", p->slug, driven ? "on" : "0",
 			      driven ? "applies" : "does not apply");
+			/* the -mod plugin has every port a preset sets, the drive too */
+			CHECK(
+			    p->applies[pendula_variant_of((pendula_model)model, PENDULA_KIND_MOD)],
+			    "%s does not apply to -mod", p->slug);
 		}
 		bool has_claim = false;
 		for (size_t c = 0; c < N_CLAIMS; ++c)
@@ -231,17 +236,20 @@ static bool same_midi(const DawHost *a, const DawHost *b)
 /* The -midi variant, which has no signal port, sends the audio variant's
  * MIDI (control changes and notes) at the same frames and shows the same
  * control outputs after every block (docs/PORTS.md): the same motion, only
- * without the signals. */
+ * without the signals; so does the -mod variant, whose signals are MOD CV
+ * outputs (test_host_mod.c compares those). */
 static void test_midi_variants(void)
 {
-	size_t compared = 0, messages = 0;
+	size_t compared = 0, compared_mod = 0, messages = 0;
 	for (size_t i = 0; i < n_presets; ++i) {
 		const preset_info *p = &presets[i];
-		for (int m = 0; m < PENDULA_N_MODELS; ++m) {
+		for (int mk = 0; mk < 2 * PENDULA_N_MODELS; ++mk) {
+			const int m = mk % PENDULA_N_MODELS;
+			const bool mod = mk >= PENDULA_N_MODELS;
 			const pendula_variant va =
 			    pendula_variant_of((pendula_model)m, PENDULA_KIND_AUDIO);
-			const pendula_variant vm =
-			    pendula_variant_of((pendula_model)m, PENDULA_KIND_MIDI);
+			const pendula_variant vm = pendula_variant_of(
+			    (pendula_model)m, mod ? PENDULA_KIND_MOD : PENDULA_KIND_MIDI);
 			if (!p->applies[va] || !p->applies[vm])
 				continue;
 			restore_ctx ca, cm;
@@ -272,19 +280,27 @@ static void test_midi_variants(void)
 			      pendula_variant_names[va], a->n_midi, pendula_variant_names[vm],
 			      d->n_midi);
 			for (int id = 0; id < PENDULA_N_PORT_IDS; ++id)
-				CHECK(!d->has[id] || (pendula_ports[id].kind != PK_SIGNAL_OUT &&
-				                      pendula_ports[id].kind != PK_SIGNAL_IN),
+				CHECK(!d->has[id] ||
+				          (pendula_ports[id].kind != PK_SIGNAL_OUT &&
+				           (mod || pendula_ports[id].kind != PK_SIGNAL_IN)),
 				      "%s has the signal port %s", pendula_variant_names[vm],
 				      pendula_ports[id].symbol);
-			++compared;
-			messages += a->n_midi;
+			if (mod) {
+				++compared_mod;
+			} else {
+				++compared;
+				messages += a->n_midi;
+			}
 			daw_host_free(a);
 			daw_host_free(d);
 		}
 	}
-	printf("\n    %zu presets, %zu MIDI messages alike", compared, messages);
+	printf("\n    %zu presets, %zu MIDI messages alike (and %zu presets on -mod)", compared,
+	       messages, compared_mod);
 	CHECK(compared + 1 >= n_presets, "%zu of %zu presets compared on -midi", compared,
 	      n_presets); /* (kick-shaken, made for the drive input, is not for -midi) */
+	CHECK(compared_mod == n_presets, "%zu of %zu presets compared on -mod", compared_mod,
+	      n_presets);
 	/* (a frozen preset sends nothing; the others send their CCs) */
 	CHECK(messages > 100 * compared, "only %zu MIDI messages", messages);
 }

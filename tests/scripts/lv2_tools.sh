@@ -22,9 +22,11 @@ for v in "$@"; do
 		continue
 	fi
 	info=$(lv2info "$uri") || { echo "lv2info failed on $uri"; status=1; continue; }
-	# (the -midi plugins: a MIDI plugin with control outputs, no signal port)
+	# (the -midi plugins: a MIDI plugin with control outputs, no signal port;
+	# the -mod plugins: the signals as MOD CV outputs in volts)
 	case $v in
 	*-midi) class="MIDI Plugin" signal="energy_ctl" ;;
+	*-mod) class="Oscillator Plugin" signal="energy_volts" ;;
 	*) class="Oscillator Plugin" signal="energy" ;;
 	esac
 	for want in "Name:" "Class:  *$class" "Binary:" "Symbol:  *theta1" \
@@ -35,7 +37,7 @@ for v in "$@"; do
 		fi
 	done
 	case $v in
-	*-cv) port_class=CVPort ;;
+	*-cv | *-mod) port_class=CVPort ;;
 	*-midi) port_class="" ;;
 	*) port_class=AudioPort ;;
 	esac

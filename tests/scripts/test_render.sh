@@ -94,10 +94,15 @@ every=10
 # ---------------------------------------------------------------------------
 # Each plugin: WAV, CSV, PNG, determinism
 midi_plugins=""
+mod_plugins=""
 for p in $plugins; do
 	case $p in
 	*-midi) # no signal to render (below)
 		midi_plugins="$midi_plugins $p"
+		continue
+		;;
+	*-mod) # MOD CV outputs only, not rendered (below)
+		mod_plugins="$mod_plugins $p"
 		continue
 		;;
 	esac
@@ -426,6 +431,18 @@ for p in $midi_plugins; do
 		pass "$p --list-presets: $(wc -l <"$tmp/out") presets"
 	else
 		fail "$p --list-presets: status $rc, $(wc -l <"$tmp/out") presets"
+	fi
+done
+# A -mod plugin's signals are MOD CV outputs, which are not rendered: a
+# render is refused, naming the plugin whose signals they carry in volts.
+for p in $mod_plugins; do
+	expect_usage_error "render ${p%-mod} instead" "$p" --stats
+	run "$p" --list-ports
+	if [ $rc -eq 0 ] && grep -q ' mod-cv-out' "$tmp/out" &&
+		! awk '$3 ~ /^(audio|cv)-out$/ { bad = 1 } END { exit !bad }' "$tmp/out"; then
+		pass "$p --list-ports: MOD CV outputs, no audio or CV output"
+	else
+		fail "$p --list-ports: status $rc: $(head -c 300 "$tmp/out") $(cat "$tmp/err")"
 	fi
 done
 expect_usage_error "triple" triple --stats
