@@ -133,16 +133,18 @@ static void drive_level_write(Pendula *self, uint32_t n_samples)
 	if (!out)
 		return;
 	const float *in = (const float *)self->port[P_DRIVE];
-	uint32_t peak = 0u; /* bits of the largest |sample| so far */
+	int32_t peak = 0; /* bits of the largest |sample| so far */
 	for (uint32_t i = 0; in && i < n_samples; ++i) {
-		uint32_t bits;
+		int32_t bits;
 		memcpy(&bits, &in[i], sizeof bits);
-		bits &= 0x7fffffffu;
-		const uint32_t exponent = bits >> 23;
-		if (exponent != 0u && exponent != 0xffu && bits > peak)
-			peak = bits;
+		bits &= 0x7fffffff;
+		/* a normal number: exponent 1..254 (a branch-free form the
+		 * compiler turns into vector compares and a vector max) */
+		const int32_t normal = bits >= 0x00800000 && bits < 0x7f800000;
+		const int32_t b = normal ? bits : 0;
+		peak = b > peak ? b : peak;
 	}
-	const uint32_t one = 0x3f800000u; /* 1.0f */
+	const int32_t one = 0x3f800000; /* 1.0f */
 	if (peak > one)
 		peak = one;
 	memcpy(out, &peak, sizeof peak);
