@@ -18,19 +18,8 @@ lv2path=${1:?usage: test_ardour_grid.sh LV2_PATH_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 uri="https://pendula.invalid/plugins/pendula#double-midi"
 
-if ! command -v ardour7-lua > /dev/null 2>&1; then
-	echo "SKIP-REASON: ardour7-lua (Debian package ardour) is not installed"
-	exit 77
-fi
-case $lv2path in
-/*) ;;
-*) lv2path=$(pwd)/$lv2path ;;
-esac
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/config/ardour7/scripts"
-cp "$here/ardour/pendula_note_times.lua" "$tmp/config/ardour7/scripts/"
+. "$here/ardour/common.sh"
+ardour_setup "$lv2path" pendula_note_times.lua
 
 status=0
 fail() {
@@ -40,15 +29,10 @@ fail() {
 for run in 3:create 3:reload 0:create; do
 	grid=${run%%:*} phase=${run#*:}
 	log=$tmp/$grid-$phase.log
-	XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
-		timeout 300 ardour7-lua "$here/ardour/grid.lua" "$phase" "$uri" \
-		"$tmp/session-$grid" "$grid" > "$log" 2> "$log.err"
-	rc=$?
-	echo "== note_grid $grid, $phase (exit $rc)"
-	grep -E '^(ok|FAIL|note-ons|notes played|note offsets|ALL OK|[0-9]+ FAILED)' "$log"
-	if [ $rc -ne 0 ] || ! grep -q 'ALL OK$' "$log"; then
-		fail "note_grid $grid, $phase; Ardour's log:"
-		cat "$log" "$log.err" | grep -v 'has no known data type' | tail -n 30
+	echo "== note_grid $grid, $phase"
+	if ! ARDOUR_SHOW='note-ons|notes played|note offsets' ardour_run "$log" \
+		"$here/ardour/grid.lua" "$phase" "$uri" "$tmp/session-$grid" "$grid"; then
+		status=1
 		continue
 	fi
 	notes=$(sed -n 's/^notes played: *//p' "$log")

@@ -16,36 +16,14 @@ set -u
 lv2path=${1:?usage: test_ardour_memory.sh LV2_PATH_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 uri="https://pendula.invalid/plugins/pendula#double-midi"
-
-if ! command -v ardour7-lua > /dev/null 2>&1; then
-	echo "SKIP-REASON: ardour7-lua (Debian package ardour) is not installed"
-	exit 77
-fi
-case $lv2path in
-/*) ;;
-*) lv2path=$(pwd)/$lv2path ;;
-esac
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/config/ardour7/scripts"
-cp "$here/ardour/pendula_cc_times.lua" "$here/ardour/pendula_recall_note.lua" \
-	"$tmp/config/ardour7/scripts/"
+. "$here/ardour/common.sh"
+ardour_setup "$lv2path" pendula_cc_times.lua pendula_recall_note.lua
 
 status=0
 for mode in store nostore; do
-	log=$tmp/$mode.log
-	XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
-		timeout 300 ardour7-lua "$here/ardour/memory.lua" "$uri" "$tmp/session-$mode" \
-		"$mode" > "$log" 2> "$log.err"
-	rc=$?
-	echo "== $mode (exit $rc)"
-	grep -E '^(ok|FAIL|control changes|replay|no replay|ALL OK|[0-9]+ FAILED)' "$log"
-	if [ $rc -ne 0 ] || ! grep -q 'ALL OK$' "$log"; then
-		echo "FAIL: $mode; Ardour's log:"
-		cat "$log" "$log.err" | grep -v 'has no known data type' | tail -n 30
-		exit 1
-	fi
+	echo "== $mode"
+	ARDOUR_SHOW='control changes|replay|no replay' ardour_run "$tmp/$mode.log" "$here/ardour/memory.lua" "$uri" \
+		"$tmp/session-$mode" "$mode" || exit 1
 done
 set -- $(sed -n 's/^replay of the frame \([0-9]*\): \([0-9]*\) control changes$/\1 \2/p' "$tmp/store.log")
 if [ $# -eq 2 ] && [ "$1" -ge 24000 ] && [ "$1" -le 96000 ] && [ "$2" -ge 10 ]; then

@@ -16,35 +16,13 @@ set -u
 lv2path=${1:?usage: test_ardour_pluck.sh LV2_PATH_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 uri="https://pendula.invalid/plugins/pendula#chain"
-
-if ! command -v ardour7-lua > /dev/null 2>&1; then
-	echo "SKIP-REASON: ardour7-lua (Debian package ardour) is not installed"
-	exit 77
-fi
-case $lv2path in
-/*) ;;
-*) lv2path=$(pwd)/$lv2path ;;
-esac
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/config/ardour7/scripts"
-cp "$here/ardour/pendula_midi_count.lua" "$here/ardour/pendula_note_source.lua" \
-	"$tmp/config/ardour7/scripts/"
+. "$here/ardour/common.sh"
+ardour_setup "$lv2path" pendula_midi_count.lua pendula_note_source.lua
 
 for mode in notes none; do
-	log=$tmp/$mode.log
-	XDG_CONFIG_HOME=$tmp/config HOME=$tmp LV2_PATH=$lv2path \
-		timeout 300 ardour7-lua "$here/ardour/pluck.lua" "$uri" "$tmp/session-$mode" \
-		"$mode" > "$log" 2> "$log.err"
-	rc=$?
-	echo "== $mode (exit $rc)"
-	grep -E '^(ok|FAIL|MIDI after|ALL OK|[0-9]+ FAILED)' "$log"
-	if [ $rc -ne 0 ] || ! grep -q 'ALL OK$' "$log"; then
-		echo "FAIL: $mode; Ardour's log:"
-		cat "$log" "$log.err" | grep -v 'has no known data type' | tail -n 30
-		exit 1
-	fi
+	echo "== $mode"
+	ARDOUR_SHOW='MIDI after' ardour_run "$tmp/$mode.log" "$here/ardour/pluck.lua" "$uri" \
+		"$tmp/session-$mode" "$mode" || exit 1
 done
 
 set -- $(sed -n 's/^MIDI counts: //p' "$tmp/notes.log")
