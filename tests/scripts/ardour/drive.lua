@@ -16,14 +16,10 @@
 -- Prints "ok: ..." or "FAIL: ..." for its steps and "ALL OK" or "N FAILED" last.
 
 local uri, dir, mode = arg[1], arg[2], arg[3]
-local fails = 0
-local function check(ok, what)
-	print((ok and "ok: " or "FAIL: ") .. what)
-	if not ok then fails = fails + 1 end
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib.lua")
+local check, control = T.check, T.control
 
-AudioEngine:set_backend("None (Dummy)", "", "")
-AudioEngine:start(false)
+T.start_engine()
 
 local s = create_session(dir, "pendula", 48000)
 check(s ~= nil, "session created")
@@ -38,10 +34,7 @@ check(not kick:isnil(), "the test's kick (pendula_kick_source.lua) loads")
 if kick:isnil() then os.exit(1) end
 kick_tr:add_processor_by_index(kick, 0, nil, true)
 
-local tl = s:new_midi_track(ARDOUR.ChanCount(midi, 1), ARDOUR.ChanCount(audio, 2), true,
-	ARDOUR.PluginInfo(), nil, nil, 1, "Pendula", ARDOUR.PresentationInfo.max_order,
-	ARDOUR.TrackMode.Normal, true)
-local tr = tl:front()
+local tl, tr = T.midi_track(s, "Pendula")
 local p = ARDOUR.LuaAPI.new_plugin(s, uri, ARDOUR.PluginType.LV2, "")
 check(not p:isnil(), "plugin " .. uri .. " instantiated")
 if p:isnil() then os.exit(1) end
@@ -53,16 +46,8 @@ tr:add_processor_by_index(counter, 1, nil, true)
 
 local pi = p:to_insert()
 local pl = pi:plugin(0)
-local found = false
-for pr in pl:get_info():get_presets(false):iter() do
-	if pr.label == "Plucked chain" then found = pl:load_preset(pr) end
-end
-check(found, "preset 'Plucked chain' loaded")
-local gain_n = nil
-for i = 0, pl:parameter_count() - 1 do
-	local n, ok = pl:nth_parameter(i, false)
-	if ok and pl:parameter_is_input(n) and pl:parameter_label(n) == "Drive gain" then gain_n = i end
-end
+T.load_preset(pl, "Plucked chain")
+local gain_n = control(pl, "Drive gain")
 check(gain_n ~= nil and ARDOUR.LuaAPI.set_plugin_insert_param(pi, gain_n, 20), "drive_gain set to 20")
 
 -- The sidechain, as Pin Connections > "Add Sidechain Input" makes it;
@@ -99,4 +84,4 @@ ARDOUR.LuaAPI.usleep(200000)
 kl, kick_tr, kick, tl, tr, p, pi, pl, counter, sc, cm, shm = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 collectgarbage()
 close_session()
-print(fails == 0 and "ALL OK" or (fails .. " FAILED"))
+T.done()

@@ -18,36 +18,19 @@
 -- shell script judges the notes and offsets.
 
 local phase, uri, dir, grid = arg[1], arg[2], arg[3], tonumber(arg[4])
-local fails = 0
-local function check(ok, what)
-	print((ok and "ok: " or "FAIL: ") .. what)
-	if not ok then fails = fails + 1 end
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib.lua")
+local check, control = T.check, T.control
 
--- The control number Ardour gives the plugin's control input LABEL.
-local function control(pl, label)
-	for i = 0, pl:parameter_count() - 1 do
-		local n, ok = pl:nth_parameter(i, false)
-		if ok and pl:parameter_is_input(n) and pl:parameter_label(n) == label then return i end
-	end
-	return nil
-end
-
-AudioEngine:set_backend("None (Dummy)", "", "")
-AudioEngine:start(false)
+T.start_engine()
 
 local s, tl, tr, p, rec
-local midi, audio = ARDOUR.DataType("midi"), ARDOUR.DataType("audio")
 -- the preset's note settings, which the reopened session must have
 local want = { ["Note scale"] = 5, ["Scale root"] = 0, ["Lowest note"] = 48, ["Highest note"] = 72,
 	["Note grid"] = grid }
 if phase == "create" then
 	s = create_session(dir, "pendula", 48000)
 	check(s ~= nil, "session created")
-	tl = s:new_midi_track(ARDOUR.ChanCount(midi, 1), ARDOUR.ChanCount(audio, 2), true,
-		ARDOUR.PluginInfo(), nil, nil, 1, "Pendula", ARDOUR.PresentationInfo.max_order,
-		ARDOUR.TrackMode.Normal, true)
-	tr = tl:front()
+	tl, tr = T.midi_track(s, "Pendula")
 	p = ARDOUR.LuaAPI.new_plugin(s, uri, ARDOUR.PluginType.LV2, "")
 	check(not p:isnil(), "plugin " .. uri .. " instantiated")
 	if p:isnil() then os.exit(1) end
@@ -58,11 +41,7 @@ if phase == "create" then
 	tr:add_processor_by_index(rec, 1, nil, true)
 	local pi = p:to_insert()
 	local pl = pi:plugin(0)
-	local found = false
-	for pr in pl:get_info():get_presets(false):iter() do
-		if pr.label == "C-minor pentatonic flips" then found = pl:load_preset(pr) end
-	end
-	check(found, "preset 'C-minor pentatonic flips' loaded")
+	T.load_preset(pl, "C-minor pentatonic flips")
 	local g = control(pl, "Note grid")
 	check(g ~= nil and ARDOUR.LuaAPI.set_plugin_insert_param(pi, g, grid), "note_grid set to " .. grid)
 	pi, pl = nil, nil
@@ -108,4 +87,4 @@ if phase == "create" then s:save_state("", false, false, false, false, false) en
 tl, tr, p, rec, pi, pl, shm = nil, nil, nil, nil, nil, nil, nil
 collectgarbage()
 close_session()
-print(fails == 0 and "ALL OK" or (fails .. " FAILED"))
+T.done()

@@ -20,30 +20,14 @@
 -- its steps, and "ALL OK" or "N FAILED" last.  The shell script judges.
 
 local uri, dir, mode = arg[1], arg[2], arg[3]
-local fails = 0
-local function check(ok, what)
-	print((ok and "ok: " or "FAIL: ") .. what)
-	if not ok then fails = fails + 1 end
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib.lua")
+local check, control = T.check, T.control
 
-local function control(pl, label)
-	for i = 0, pl:parameter_count() - 1 do
-		local n, ok = pl:nth_parameter(i, false)
-		if ok and pl:parameter_is_input(n) and pl:parameter_label(n) == label then return i end
-	end
-	return nil
-end
-
-AudioEngine:set_backend("None (Dummy)", "", "")
-AudioEngine:start(false)
+T.start_engine()
 
 local s = create_session(dir, "pendula", 48000)
 check(s ~= nil, "session created")
-local midi, audio = ARDOUR.DataType("midi"), ARDOUR.DataType("audio")
-local tl = s:new_midi_track(ARDOUR.ChanCount(midi, 1), ARDOUR.ChanCount(audio, 2), true,
-	ARDOUR.PluginInfo(), nil, nil, 1, "Pendula", ARDOUR.PresentationInfo.max_order,
-	ARDOUR.TrackMode.Normal, true)
-local tr = tl:front()
+local tl, tr = T.midi_track(s, "Pendula")
 local note = ARDOUR.LuaAPI.new_luaproc(s, "Pendula test recall note")
 local p = ARDOUR.LuaAPI.new_plugin(s, uri, ARDOUR.PluginType.LV2, "")
 local rec = ARDOUR.LuaAPI.new_luaproc(s, "Pendula test CC times")
@@ -55,11 +39,7 @@ tr:add_processor_by_index(p, 1, nil, true)
 tr:add_processor_by_index(rec, 2, nil, true)
 local pi = p:to_insert()
 local pl = pi:plugin(0)
-local found = false
-for pr in pl:get_info():get_presets(false):iter() do
-	if pr.label == "Memory lanes" then found = pl:load_preset(pr) end
-end
-check(found, "preset 'Memory lanes' loaded")
+T.load_preset(pl, "Memory lanes")
 local store = control(pl, "Store memory")
 check(store ~= nil, "the plugin has a Store memory control")
 
@@ -122,4 +102,4 @@ end
 note, p, rec, pi, pl, tl, tr, shm = nil, nil, nil, nil, nil, nil, nil, nil
 collectgarbage()
 close_session()
-print(fails == 0 and "ALL OK" or (fails .. " FAILED"))
+T.done()

@@ -14,22 +14,14 @@
 -- "FAIL: ..." for its own steps and "ALL OK" or "N FAILED" last.
 
 local uri, dir, mode = arg[1], arg[2], arg[3]
-local fails = 0
-local function check(ok, what)
-	print((ok and "ok: " or "FAIL: ") .. what)
-	if not ok then fails = fails + 1 end
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib.lua")
+local check, control = T.check, T.control
 
-AudioEngine:set_backend("None (Dummy)", "", "")
-AudioEngine:start(false)
+T.start_engine()
 
 local s = create_session(dir, "pendula", 48000)
 check(s ~= nil, "session created")
-local midi, audio = ARDOUR.DataType("midi"), ARDOUR.DataType("audio")
-local tl = s:new_midi_track(ARDOUR.ChanCount(midi, 1), ARDOUR.ChanCount(audio, 2), true,
-	ARDOUR.PluginInfo(), nil, nil, 1, "Pendula", ARDOUR.PresentationInfo.max_order,
-	ARDOUR.TrackMode.Normal, true)
-local tr = tl:front()
+local tl, tr = T.midi_track(s, "Pendula")
 local at = 0
 local src = nil
 if mode == "notes" then
@@ -49,11 +41,7 @@ if counter:isnil() then os.exit(1) end
 tr:add_processor_by_index(counter, at + 1, nil, true)
 
 local pl = p:to_insert():plugin(0)
-local found = false
-for pr in pl:get_info():get_presets(false):iter() do
-	if pr.label == "Plucked chain" then found = pl:load_preset(pr) end
-end
-check(found, "preset 'Plucked chain' loaded")
+T.load_preset(pl, "Plucked chain")
 
 s:request_transport_speed(1.0, ARDOUR.TransportRequestSource.TRS_UI)
 s:request_roll(ARDOUR.TransportRequestSource.TRS_UI)
@@ -69,4 +57,4 @@ ARDOUR.LuaAPI.usleep(200000)
 tl, tr, p, counter, src, pl, shm = nil, nil, nil, nil, nil, nil, nil
 collectgarbage()
 close_session()
-print(fails == 0 and "ALL OK" or (fails .. " FAILED"))
+T.done()
